@@ -1,0 +1,184 @@
+package io.slotkeeper.domain;
+
+import io.slotkeeper.domain.command.CommandDeduplicationInterceptor;
+import io.slotkeeper.domain.command.CommandLedger;
+import io.slotkeeper.domain.command.CommandService;
+import io.slotkeeper.domain.orders.Order;
+import io.slotkeeper.domain.orders.OrderProjection;
+import io.slotkeeper.domain.projection.ProjectionSql;
+import io.slotkeeper.events.Command;
+import io.slotkeeper.platform.axon.AxonStorage;
+import io.slotkeeper.platform.db.Database;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.axonframework.commandhandling.AsynchronousCommandBus;
+import org.axonframework.commandhandling.CommandBus;
+import org.axonframework.config.AggregateConfigurer;
+import org.axonframework.config.Configuration;
+import org.axonframework.config.Configurer;
+import org.axonframework.config.DefaultConfigurer;
+import org.axonframework.eventhandling.EventProcessor;
+import org.axonframework.eventhandling.PropagatingErrorHandler;
+import org.axonframework.eventhandling.pooled.PooledStreamingEventProcessor;
+import org.axonframework.eventsourcing.eventstore.EmbeddedEventStore;
+import org.axonframework.eventsourcing.eventstore.EventStore;
+import org.axonframework.messaging.correlation.MessageOriginProvider;
+import org.axonframework.messaging.correlation.SimpleCorrelationDataProvider;
+import org.axonframework.messaging.interceptors.CorrelationDataInterceptor;
+import org.axonframework.messaging.unitofwork.RollbackConfigurationType;
+import org.axonframework.modelling.command.VersionedAggregateIdentifier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The write side, assembled: Axon 4 without Spring and without Axon Server, on PostgreSQL. Commands
+ * run on the command executor (never on a Vert.x event loop); projections run in pooled streaming
+ * processors whose tokens live in PostgreSQL.
+ */
+public final class WriteModel implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(WriteModel.class);
+
+  /** The aggregates of slotkeeper. */
+  static final List<Class<?>> AGGREGATES = List.of(Order.class);
+
+  private final Configuration axon;
+  private final CommandService commands;
+
+  private WriteModel(Configuration axon) {
+    this.axon = axon;
+    this.commands = new CommandService(axon.commandBus());
+  }
+
+  /** Options of the write side. */
+  public record Options(String instanceId, int commandThreads, boolean startProcessors) {}
+
+  /** Builds and starts the write side. */
+  public static WriteModel start(Database database, Options options) {
+    AxonStorage storage = new AxonStorage(database);
+    ProjectionSql projectionSql = new ProjectionSql(database.transactions());
+    CommandLedger ledger = new CommandLedger(database.transactions());
+
+    Configurer configurer =
+        DefaultConfigurer.defaultConfiguration()
+            .configureTransactionManager(c -> database.transactions())
+            .configureSerializer(c -> storage.serializer())
+            .configureEventSerializer(c -> storage.serializer())
+            .configureMessageSerializer(c -> storage.serializer())
+            .configureCorrelationDataProviders(
+                c ->
+                    List.of(
+                        new MessageOriginProvider(),
+                        new SimpleCorrelationDataProvider("commandId")))
+            .configureEventStore(
+                c ->
+                    EmbeddedEventStore.builder()
+                        .storageEngine(storage.eventStorageEngine())
+                        // Events of other instances are seen within this delay.
+                        .fetchDelay(100)
+                        .build())
+            .configureCommandBus(c -> commandBus(c, database, ledger, options.commandThreads()));
+    for (Class<?> aggregate : AGGREGATES) {
+      configurer.configureAggregate(
+          AggregateConfigurer.defaultConfiguration(aggregate)
+              .configureCommandTargetResolver(
+                  c ->
+                      command ->
+                          new VersionedAggregateIdentifier(
+                              ((Command) command.getPayload()).aggregateId(), null)));
+    }
+    configurer
+        .eventProcessing()
+        .registerTokenStore(c -> storage.tokenStore(options.instanceId()))
+        .usingPooledStreamingEventProcessors(
+            (c, builder) ->
+                builder.initialSegmentCount(1).batchSize(100).enableCoordinatorClaimExtension())
+        // A failing projection must roll back and retry, never skip the event.
+        .registerDefaultListenerInvocationErrorHandler(c -> PropagatingErrorHandler.instance());
+    for (Function<ProjectionSql, Object> projection : projections()) {
+      configurer.eventProcessing().registerEventHandler(c -> projection.apply(projectionSql));
+    }
+    Configuration axon = configurer.buildConfiguration();
+    if (options.startProcessors()) {
+      axon.start();
+    } else {
+      // Commands only (tests that play a crash before projection): start all but processors.
+      axon.start();
+      axon.eventProcessingConfiguration()
+          .eventProcessors()
+          .values()
+          .forEach(EventProcessor::shutDown);
+    }
+    log.info(
+        "write model started: aggregates {}, processors {}",
+        AGGREGATES.stream().map(Class::getSimpleName).toList(),
+        axon.eventProcessingConfiguration().eventProcessors().keySet());
+    return new WriteModel(axon);
+  }
+
+  /** The projections of slotkeeper, each built from the projection JDBC helper. */
+  static List<Function<ProjectionSql, Object>> projections() {
+    return List.of(OrderProjection::new);
+  }
+
+  private static CommandBus commandBus(
+      Configuration c, Database database, CommandLedger ledger, int threads) {
+    AtomicInteger n = new AtomicInteger();
+    ExecutorService executor =
+        Executors.newFixedThreadPool(
+            threads,
+            r -> {
+              Thread t = new Thread(r, "slotkeeper-command-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    AsynchronousCommandBus bus =
+        AsynchronousCommandBus.builder()
+            .executor(executor)
+            .transactionManager(database.transactions())
+            .rollbackConfiguration(RollbackConfigurationType.ANY_THROWABLE)
+            .build();
+    bus.registerHandlerInterceptor(new CorrelationDataInterceptor<>(c.correlationDataProviders()));
+    bus.registerHandlerInterceptor(new CommandDeduplicationInterceptor(ledger));
+    return bus;
+  }
+
+  public CommandService commands() {
+    return commands;
+  }
+
+  public EventStore eventStore() {
+    return axon.eventStore();
+  }
+
+  /** Tracking processors by name (for lag metrics and operator actions). */
+  public Map<String, EventProcessor> processors() {
+    return axon.eventProcessingConfiguration().eventProcessors();
+  }
+
+  /**
+   * Rebuilds a projection from the store: stop, reset its token (its reset handler clears its rows
+   * in the same transaction as the first batch is not guaranteed, so it clears them first), then
+   * replay from the first event.
+   */
+  public void rebuild(String processorName) {
+    EventProcessor processor = processors().get(processorName);
+    if (!(processor instanceof PooledStreamingEventProcessor)) {
+      throw new IllegalArgumentException("no projection named " + processorName);
+    }
+    PooledStreamingEventProcessor pooled = (PooledStreamingEventProcessor) processor;
+    log.info("rebuilding projection {}", processorName);
+    pooled.shutDown();
+    pooled.resetTokens();
+    pooled.start();
+  }
+
+  @Override
+  public void close() {
+    axon.shutdown();
+  }
+}

@@ -1,0 +1,73 @@
+package io.slotkeeper.domain.command;
+
+import io.slotkeeper.events.Command;
+import java.sql.SQLException;
+import java.util.Optional;
+import org.axonframework.commandhandling.CommandMessage;
+import org.axonframework.messaging.InterceptorChain;
+import org.axonframework.messaging.MessageHandlerInterceptor;
+import org.axonframework.messaging.unitofwork.UnitOfWork;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Applies each command ID at most once. Inside the command's transaction it looks the ID up in the
+ * ledger: a hit answers with the recorded outcome and runs nothing; a miss runs the handler and
+ * records the ID in the same transaction as the events. Two concurrent first attempts both miss;
+ * PostgreSQL's unique keys (ledger primary key, event sequence) let exactly one commit.
+ */
+public final class CommandDeduplicationInterceptor
+    implements MessageHandlerInterceptor<CommandMessage<?>> {
+
+  private static final Logger log = LoggerFactory.getLogger(CommandDeduplicationInterceptor.class);
+
+  private final CommandLedger ledger;
+
+  public CommandDeduplicationInterceptor(CommandLedger ledger) {
+    this.ledger = ledger;
+  }
+
+  @Override
+  public Object handle(UnitOfWork<? extends CommandMessage<?>> unitOfWork, InterceptorChain chain)
+      throws Exception {
+    Object payload = unitOfWork.getMessage().getPayload();
+    if (!(payload instanceof Command)) {
+      return chain.proceed();
+    }
+    Command command = (Command) payload;
+    Optional<LedgerEntry> prior = ledger.find(command.commandId());
+    if (prior.isPresent()) {
+      LedgerEntry entry = prior.get();
+      if (!entry.payloadSha256().equals(CommandLedger.fingerprint(command))) {
+        throw new CommandIdReusedException(
+            command.commandId(), entry.commandType() + " on " + entry.aggregateId());
+      }
+      log.info(
+          "duplicate command rejected: commandId={} type={} aggregate={}",
+          command.commandId(),
+          entry.commandType(),
+          entry.aggregateId());
+      return new CommandOutcome<>(entry.result(), true);
+    }
+    Object result;
+    try {
+      result = chain.proceed();
+    } catch (RuntimeException rejected) {
+      // A concurrent copy may have committed while this one waited for the aggregate: then the
+      // rejection was caused by our own first attempt, and the true answer is "duplicate".
+      if (ledger.find(command.commandId()).isPresent()) {
+        throw new ConcurrentDuplicateException(command.commandId(), rejected);
+      }
+      throw rejected;
+    }
+    try {
+      ledger.record(command, result);
+    } catch (SQLException e) {
+      if ("23505".equals(e.getSQLState())) {
+        throw new ConcurrentDuplicateException(command.commandId(), e);
+      }
+      throw e;
+    }
+    return new CommandOutcome<>(result, false);
+  }
+}

@@ -1,0 +1,107 @@
+package io.slotkeeper.domain.command;
+
+import io.slotkeeper.events.Command;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.axonframework.commandhandling.CommandBus;
+import org.axonframework.commandhandling.CommandMessage;
+import org.axonframework.commandhandling.GenericCommandMessage;
+import org.axonframework.modelling.command.AggregateStreamCreationException;
+import org.axonframework.modelling.command.ConcurrencyException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one way commands enter the write side. It sends a command on Axon's asynchronous bus and,
+ * when the store reports a conflict (another writer got the aggregate version or the command ID
+ * first), sends it again: the retry either applies on the new state or finds the command ID in the
+ * ledger and answers "duplicate" with the original outcome.
+ */
+public final class CommandService {
+
+  private static final Logger log = LoggerFactory.getLogger(CommandService.class);
+  static final int MAX_ATTEMPTS = 8;
+
+  private final CommandBus commandBus;
+
+  public CommandService(CommandBus commandBus) {
+    this.commandBus = commandBus;
+  }
+
+  /** Sends the command; completes with its outcome or with a domain exception. */
+  public <R> CompletableFuture<CommandOutcome<R>> send(Command command) {
+    return attempt(command, 1);
+  }
+
+  private <R> CompletableFuture<CommandOutcome<R>> attempt(Command command, int attempt) {
+    CompletableFuture<CommandOutcome<R>> result = new CompletableFuture<>();
+    CommandMessage<Command> message =
+        GenericCommandMessage.<Command>asCommandMessage(command)
+            .andMetaData(Map.of("commandId", command.commandId()));
+    commandBus.dispatch(
+        message,
+        (msg, response) -> {
+          if (!response.isExceptional()) {
+            @SuppressWarnings("unchecked")
+            CommandOutcome<R> outcome = (CommandOutcome<R>) response.getPayload();
+            result.complete(outcome);
+            return;
+          }
+          Throwable error = unwrap(response.exceptionResult());
+          if (error instanceof AggregateStreamCreationException && attempt > 1) {
+            // Retried once and the ledger did not know the ID: another command created it.
+            result.completeExceptionally(
+                new AggregateAlreadyExistsException(command.aggregateId()));
+          } else if (isConflict(error) && attempt < MAX_ATTEMPTS) {
+            log.debug(
+                "conflict on {} (attempt {}): {}", command.commandId(), attempt, error.toString());
+            CompletableFuture.delayedExecutor(backoffMillis(attempt), TimeUnit.MILLISECONDS)
+                .execute(() -> relay(attempt(command, attempt + 1), result));
+          } else if (error
+              instanceof org.axonframework.modelling.command.AggregateNotFoundException) {
+            result.completeExceptionally(
+                new AggregateNotFoundException(
+                    command.getClass().getSimpleName() + " target", command.aggregateId()));
+          } else {
+            result.completeExceptionally(error);
+          }
+        });
+    return result;
+  }
+
+  private static boolean isConflict(Throwable error) {
+    return error instanceof ConcurrencyException
+        || error instanceof AggregateStreamCreationException
+        || error instanceof ConcurrentDuplicateException;
+  }
+
+  private static long backoffMillis(int attempt) {
+    long cap = Math.min(200, 5L << attempt);
+    return ThreadLocalRandom.current().nextLong(1, cap + 1);
+  }
+
+  private static <T> void relay(CompletableFuture<T> from, CompletableFuture<T> to) {
+    from.whenComplete(
+        (v, e) -> {
+          if (e != null) {
+            to.completeExceptionally(unwrap(e));
+          } else {
+            to.complete(v);
+          }
+        });
+  }
+
+  static Throwable unwrap(Throwable t) {
+    Throwable current = t;
+    while ((current instanceof CompletionException
+            || current instanceof org.axonframework.commandhandling.CommandExecutionException
+                && current.getCause() != null)
+        && current.getCause() != null) {
+      current = current.getCause();
+    }
+    return current;
+  }
+}

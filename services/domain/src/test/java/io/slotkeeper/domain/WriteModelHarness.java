@@ -1,0 +1,68 @@
+package io.slotkeeper.domain;
+
+import io.slotkeeper.platform.config.PostgresEndpoint;
+import io.slotkeeper.platform.db.Database;
+import io.slotkeeper.testing.TestInfra;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A fresh database with the schema, and write models on it; closes what it opened. */
+public final class WriteModelHarness implements AutoCloseable {
+
+  private final PostgresEndpoint endpoint;
+  private final List<AutoCloseable> opened = new ArrayList<>();
+  private final Database admin;
+
+  public WriteModelHarness(String purpose) {
+    endpoint = TestInfra.freshDatabase(purpose);
+    admin = Database.open(endpoint, 4, "test-admin");
+  }
+
+  /** A new write model (its own command bus and processors) on the shared database. */
+  public WriteModel start(String instanceId, boolean startProcessors) {
+    Database db = Database.open(endpoint, 8, instanceId);
+    WriteModel model = WriteModel.start(db, new WriteModel.Options(instanceId, 4, startProcessors));
+    opened.add(db);
+    opened.add(model);
+    return model;
+  }
+
+  public PostgresEndpoint endpoint() {
+    return endpoint;
+  }
+
+  /** Runs a query returning one long. */
+  public long queryLong(String sql) {
+    try (Connection c = admin.dataSource().getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    } catch (SQLException e) {
+      throw new IllegalStateException(sql, e);
+    }
+  }
+
+  /** Runs a query returning one string. */
+  public String queryString(String sql) {
+    try (Connection c = admin.dataSource().getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery(sql)) {
+      return rs.next() ? rs.getString(1) : null;
+    } catch (SQLException e) {
+      throw new IllegalStateException(sql, e);
+    }
+  }
+
+  @Override
+  public void close() throws Exception {
+    for (int i = opened.size() - 1; i >= 0; i--) {
+      opened.get(i).close();
+    }
+    admin.close();
+  }
+}

@@ -1,0 +1,92 @@
+package io.slotkeeper.platform.axon;
+
+import io.slotkeeper.platform.db.Database;
+import io.slotkeeper.platform.json.Json;
+import java.time.Duration;
+import org.axonframework.eventhandling.tokenstore.TokenStore;
+import org.axonframework.eventhandling.tokenstore.jdbc.JdbcTokenStore;
+import org.axonframework.eventhandling.tokenstore.jdbc.TokenSchema;
+import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
+import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
+import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
+import org.axonframework.eventsourcing.eventstore.jpa.SQLStateResolver;
+import org.axonframework.serialization.Serializer;
+import org.axonframework.serialization.json.JacksonSerializer;
+
+/**
+ * Axon's persistence on PostgreSQL, configured against the known traps: Jackson instead of XStream
+ * (JDK 17), SQLSTATE 23505 recognised as a duplicate key (the default resolver misses
+ * PostgreSQL's), and one transaction manager shared by the store, the token store and projections.
+ */
+public final class AxonStorage {
+
+  /** Transactions of commands are short; a gap older than this is treated as a rollback. */
+  static final Duration GAP_TIMEOUT = Duration.ofSeconds(60);
+
+  /** Snake-case names of the Flyway-created tables (Axon's defaults are camel case). */
+  public static final EventSchema EVENT_SCHEMA =
+      EventSchema.builder()
+          .eventTable("domain_event_entry")
+          .snapshotTable("snapshot_event_entry")
+          .globalIndexColumn("global_index")
+          .timestampColumn("time_stamp")
+          .eventIdentifierColumn("event_identifier")
+          .aggregateIdentifierColumn("aggregate_identifier")
+          .sequenceNumberColumn("sequence_number")
+          .typeColumn("type")
+          .payloadTypeColumn("payload_type")
+          .payloadRevisionColumn("payload_revision")
+          .payloadColumn("payload")
+          .metaDataColumn("meta_data")
+          .build();
+
+  static final TokenSchema TOKEN_SCHEMA =
+      TokenSchema.builder()
+          .setTokenTable("token_entry")
+          .setProcessorNameColumn("processor_name")
+          .setSegmentColumn("segment")
+          .setTokenColumn("token")
+          .setTokenTypeColumn("token_type")
+          .setTimestampColumn("timestamp")
+          .setOwnerColumn("owner")
+          .build();
+
+  private final Serializer serializer;
+  private final Database database;
+
+  public AxonStorage(Database database) {
+    this.database = database;
+    this.serializer = JacksonSerializer.builder().objectMapper(Json.mapper()).build();
+  }
+
+  public Serializer serializer() {
+    return serializer;
+  }
+
+  /** The event store engine on the {@code domain_event_entry} table (schema from Flyway). */
+  public EventStorageEngine eventStorageEngine() {
+    return JdbcEventStorageEngine.builder()
+        .connectionProvider(database.transactions())
+        .transactionManager(database.transactions())
+        .eventSerializer(serializer)
+        .snapshotSerializer(serializer)
+        .persistenceExceptionResolver(new SQLStateResolver("23505"))
+        .dataType(byte[].class)
+        .schema(EVENT_SCHEMA)
+        .batchSize(500)
+        .gapTimeout((int) GAP_TIMEOUT.toMillis())
+        .build();
+  }
+
+  /** Token store of tracking processors; tokens commit with the projection's rows. */
+  public TokenStore tokenStore(String instanceId) {
+    return JdbcTokenStore.builder()
+        .connectionProvider(database.transactions())
+        .serializer(serializer)
+        .contentType(byte[].class)
+        .schema(TOKEN_SCHEMA)
+        .nodeId(instanceId)
+        .claimTimeout(Duration.ofSeconds(10))
+        .build();
+  }
+}

@@ -1,0 +1,159 @@
+package io.slotkeeper.platform.config;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * The service's configuration, read once at start-up: environment first, then the optional
+ * properties file named by {@code SLOTKEEPER_CONFIG_FILE} (same keys), then defaults. Every value
+ * is validated here, so a bad setting stops start-up with one line that names it.
+ */
+public record SlotkeeperConfig(
+    Optional<PostgresEndpoint> postgres,
+    Optional<RedisEndpoint> redis,
+    int httpPort,
+    String instanceId,
+    Path dataDir,
+    Optional<String> clientToken,
+    Optional<String> operatorToken,
+    Duration idempotencyKeyTtl,
+    Duration idempotencyLockTimeout,
+    int commandThreads,
+    int jdbcPoolSize,
+    int pgClientPoolSize) {
+
+  /** Reads the configuration of this process. */
+  public static SlotkeeperConfig fromEnvironment() {
+    return from(System.getenv());
+  }
+
+  /** Reads the configuration from the given environment (and the file it may name). */
+  public static SlotkeeperConfig from(Map<String, String> env) {
+    Map<String, String> merged = new HashMap<>();
+    String file = blankToNull(env.get("SLOTKEEPER_CONFIG_FILE"));
+    if (file != null) {
+      merged.putAll(readFile(file));
+    }
+    env.forEach(
+        (k, v) -> {
+          if (k.startsWith("SLOTKEEPER_") && blankToNull(v) != null) {
+            merged.put(k, v);
+          }
+        });
+    Settings s = new Settings(merged);
+    return new SlotkeeperConfig(
+        s.optional("SLOTKEEPER_PG_URL").map(u -> PostgresEndpoint.parse("SLOTKEEPER_PG_URL", u)),
+        s.optional("SLOTKEEPER_REDIS_URL").map(u -> RedisEndpoint.parse("SLOTKEEPER_REDIS_URL", u)),
+        s.port("SLOTKEEPER_HTTP_PORT", 8080),
+        s.optional("SLOTKEEPER_INSTANCE_ID").orElseGet(SlotkeeperConfig::defaultInstanceId),
+        Path.of(s.optional("SLOTKEEPER_DATA_DIR").orElse(".slotkeeper"))
+            .toAbsolutePath()
+            .normalize(),
+        s.token("SLOTKEEPER_CLIENT_TOKEN"),
+        s.token("SLOTKEEPER_OPERATOR_TOKEN"),
+        s.duration("SLOTKEEPER_IDEMPOTENCY_TTL", Duration.ofHours(24), Duration.ofMinutes(1)),
+        s.duration(
+            "SLOTKEEPER_IDEMPOTENCY_LOCK_TIMEOUT", Duration.ofSeconds(30), Duration.ofSeconds(1)),
+        s.intRange("SLOTKEEPER_COMMAND_THREADS", 8, 1, 256),
+        s.intRange("SLOTKEEPER_JDBC_POOL_SIZE", 12, 2, 500),
+        s.intRange("SLOTKEEPER_PG_CLIENT_POOL_SIZE", 8, 1, 500));
+  }
+
+  /** Host name plus pid: unique per process, stable for its life, readable in logs. */
+  static String defaultInstanceId() {
+    String host;
+    try {
+      host = InetAddress.getLocalHost().getHostName();
+    } catch (IOException e) {
+      host = "localhost";
+    }
+    return host + "-" + ManagementFactory.getRuntimeMXBean().getPid();
+  }
+
+  private static Map<String, String> readFile(String file) {
+    Properties props = new Properties();
+    try (InputStream in = Files.newInputStream(Path.of(file))) {
+      props.load(in);
+    } catch (IOException e) {
+      throw new ConfigException(
+          "SLOTKEEPER_CONFIG_FILE", "cannot read " + file + ": " + e.getMessage());
+    }
+    Map<String, String> out = new HashMap<>();
+    props.forEach((k, v) -> out.put(k.toString(), v.toString()));
+    return out;
+  }
+
+  private static String blankToNull(String v) {
+    return v == null || v.isBlank() ? null : v.trim();
+  }
+
+  /** Typed, validated access to the raw settings. */
+  private record Settings(Map<String, String> raw) {
+
+    Optional<String> optional(String key) {
+      return Optional.ofNullable(blankToNull(raw.get(key)));
+    }
+
+    int intRange(String key, int fallback, int min, int max) {
+      Optional<String> v = optional(key);
+      if (v.isEmpty()) {
+        return fallback;
+      }
+      try {
+        int n = Integer.parseInt(v.get());
+        if (n < min || n > max) {
+          throw new ConfigException(key, "must be between " + min + " and " + max + ", got " + n);
+        }
+        return n;
+      } catch (NumberFormatException e) {
+        throw new ConfigException(key, "must be a whole number, got '" + v.get() + "'");
+      }
+    }
+
+    int port(String key, int fallback) {
+      return intRange(key, fallback, 0, 65535);
+    }
+
+    Duration duration(String key, Duration fallback, Duration min) {
+      Optional<String> v = optional(key);
+      if (v.isEmpty()) {
+        return fallback;
+      }
+      Duration d;
+      try {
+        d = Duration.parse(v.get());
+      } catch (DateTimeParseException e) {
+        throw new ConfigException(
+            key, "must be an ISO-8601 duration such as PT24H, got '" + v.get() + "'");
+      }
+      if (d.compareTo(min) < 0) {
+        throw new ConfigException(key, "must be at least " + min + ", got " + d);
+      }
+      return d;
+    }
+
+    Optional<String> token(String key) {
+      Optional<String> v = optional(key);
+      v.ifPresent(
+          t -> {
+            if (t.length() < 16) {
+              throw new ConfigException(key, "a token must be at least 16 characters long");
+            }
+            if (!t.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+              throw new ConfigException(key, "a token must be printable ASCII without spaces");
+            }
+          });
+      return v;
+    }
+  }
+}

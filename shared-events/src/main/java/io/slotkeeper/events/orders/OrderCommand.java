@@ -1,0 +1,33 @@
+package io.slotkeeper.events.orders;
+
+import io.slotkeeper.events.Command;
+import java.util.List;
+
+/** Commands to the order aggregate. */
+public sealed interface OrderCommand extends Command {
+
+  /** The order the command is for. */
+  String orderId();
+
+  @Override
+  default String aggregateId() {
+    return orderId();
+  }
+
+  /** Place a new order in state NEW. */
+  record PlaceOrder(
+      String commandId, String orderId, String customerId, String currency, List<OrderLine> items)
+      implements OrderCommand {}
+
+  /** Cancel an order that has not started processing. */
+  record CancelOrder(String commandId, String orderId, String reason) implements OrderCommand {}
+
+  /** Move a NEW order to PROCESSING. */
+  record StartOrderProcessing(String commandId, String orderId) implements OrderCommand {}
+
+  /** Move a PROCESSING order to COMPLETED. */
+  record CompleteOrder(String commandId, String orderId) implements OrderCommand {}
+
+  /** Move a PROCESSING order to FAILED. */
+  record FailOrder(String commandId, String orderId, String reason) implements OrderCommand {}
+}

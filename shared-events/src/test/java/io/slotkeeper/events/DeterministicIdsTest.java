@@ -1,0 +1,39 @@
+package io.slotkeeper.events;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class DeterministicIdsTest {
+
+  @Test
+  void v5MatchesTheRfcReferenceVector() {
+    // RFC 9562 appendix A.4: "www.example.com" in the DNS namespace.
+    UUID dns = UUID.fromString("6ba7b810-9dad-11d1-80b4-00c04fd430c8");
+    assertThat(DeterministicIds.v5(dns, "www.example.com"))
+        .isEqualTo(UUID.fromString("2ed6657d-e927-568b-95e1-2665a8aea6a2"));
+  }
+
+  @Test
+  void sameKeyGivesSameIdAndOtherKeysDiffer() {
+    String a = DeterministicIds.forIdempotencyKey("orders.place", "key-1");
+    assertThat(DeterministicIds.forIdempotencyKey("orders.place", "key-1")).isEqualTo(a);
+    assertThat(DeterministicIds.forIdempotencyKey("orders.place", "key-2")).isNotEqualTo(a);
+    assertThat(DeterministicIds.forIdempotencyKey("orders.cancel", "key-1")).isNotEqualTo(a);
+    assertThat(UUID.fromString(a).version()).isEqualTo(5);
+  }
+
+  @Test
+  void partsAreJoinedUnambiguously() {
+    assertThat(DeterministicIds.nameBased("ab", "c"))
+        .isNotEqualTo(DeterministicIds.nameBased("a", "bc"));
+  }
+
+  @Test
+  void nullPartIsRejected() {
+    assertThatThrownBy(() -> DeterministicIds.nameBased("a", null))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+}
