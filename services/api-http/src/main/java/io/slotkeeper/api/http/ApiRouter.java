@@ -1,0 +1,95 @@
+package io.slotkeeper.api.http;
+
+import io.slotkeeper.api.http.admin.AdminRoutes;
+import io.slotkeeper.api.http.auth.BearerAuth;
+import io.slotkeeper.api.http.health.HealthRoutes;
+import io.slotkeeper.api.http.orders.OrderQueries;
+import io.slotkeeper.api.http.orders.OrderRoutes;
+import io.slotkeeper.api.http.problem.ApiProblem;
+import io.slotkeeper.api.http.problem.Problems;
+import io.slotkeeper.api.http.support.CommandBridge;
+import io.slotkeeper.api.http.support.IdempotentCommands;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/** Assembles every route, and the one place where failures become problem+json. */
+public final class ApiRouter {
+
+  public static final int MAX_BODY_BYTES = 64 * 1024;
+
+  private ApiRouter() {}
+
+  public static Router create(Vertx vertx, HttpApiDependencies deps) {
+    Router router = Router.router(vertx);
+    router.route().handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
+
+    BearerAuth auth = new BearerAuth(deps.tokens());
+    CommandBridge commands =
+        new CommandBridge(vertx, deps.writeModel().commands(), deps.commandTimeout());
+    IdempotentCommands idempotent = new IdempotentCommands(deps.idempotency(), deps.meters());
+
+    new HealthRoutes(deps.pool(), deps.redis()).mount(router);
+    router
+        .get("/metrics")
+        .handler(
+            ctx ->
+                ctx.response()
+                    .putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+                    .end(deps.metricsScrape().get()));
+    String openapi = resource("openapi.yaml");
+    router
+        .get("/openapi.yaml")
+        .handler(ctx -> ctx.response().putHeader("Content-Type", "application/yaml").end(openapi));
+
+    new OrderRoutes(commands, idempotent, new OrderQueries(deps.pool())).mount(router, auth);
+    new AdminRoutes(vertx, deps.writeModel()).mount(router, auth);
+
+    router.route().failureHandler(ApiRouter::failure);
+    router.errorHandler(
+        404,
+        ctx ->
+            Problems.send(ctx, ApiProblem.notFound("no such resource: " + ctx.request().path())));
+    router.errorHandler(
+        405,
+        ctx ->
+            Problems.send(
+                ctx,
+                new ApiProblem(
+                    405,
+                    "Method Not Allowed",
+                    ctx.request().method() + " is not allowed on " + ctx.request().path())));
+    return router;
+  }
+
+  private static void failure(RoutingContext ctx) {
+    if (ctx.failure() != null) {
+      Problems.send(ctx, Problems.from(ctx.failure()));
+    } else if (ctx.statusCode() == 413) {
+      Problems.send(
+          ctx,
+          new ApiProblem(
+              413, "Payload Too Large", "the body exceeds " + MAX_BODY_BYTES + " bytes"));
+    } else {
+      int status = ctx.statusCode() < 400 ? 500 : ctx.statusCode();
+      Problems.send(
+          ctx, new ApiProblem(status, "Error", "the request failed with status " + status));
+    }
+  }
+
+  private static String resource(String name) {
+    try (InputStream in = ApiRouter.class.getClassLoader().getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalStateException(name + " is missing from the class path");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,21 @@
+package io.slotkeeper.api.http;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.slotkeeper.api.http.auth.Tokens;
+import io.slotkeeper.domain.WriteModel;
+import io.slotkeeper.idempotency.IdempotencyStore;
+import io.vertx.redis.client.RedisAPI;
+import io.vertx.sqlclient.Pool;
+import java.time.Duration;
+import java.util.function.Supplier;
+
+/** What the HTTP API needs from the rest of the service. */
+public record HttpApiDependencies(
+    WriteModel writeModel,
+    Pool pool,
+    RedisAPI redis,
+    IdempotencyStore idempotency,
+    Tokens tokens,
+    MeterRegistry meters,
+    Supplier<String> metricsScrape,
+    Duration commandTimeout) {}

@@ -1,0 +1,63 @@
+package io.slotkeeper.api.http.admin;
+
+import io.slotkeeper.api.http.auth.BearerAuth;
+import io.slotkeeper.api.http.auth.Role;
+import io.slotkeeper.api.http.problem.ApiProblem;
+import io.slotkeeper.api.http.problem.Problems;
+import io.slotkeeper.api.http.support.PathIds;
+import io.slotkeeper.domain.WriteModel;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+
+/** Operator endpoints of the write side: list projections, rebuild one by replay. */
+public final class AdminRoutes {
+
+  private final Vertx vertx;
+  private final WriteModel writeModel;
+
+  public AdminRoutes(Vertx vertx, WriteModel writeModel) {
+    this.vertx = vertx;
+    this.writeModel = writeModel;
+  }
+
+  public void mount(Router router, BearerAuth auth) {
+    router.get("/v1/admin/projections").handler(auth.require(Role.OPERATOR)).handler(this::list);
+    router
+        .post("/v1/admin/projections/:name/rebuild")
+        .handler(auth.require(Role.OPERATOR))
+        .handler(this::rebuild);
+  }
+
+  private void list(RoutingContext ctx) {
+    ctx.json(
+        new JsonObject()
+            .put(
+                "projections",
+                new io.vertx.core.json.JsonArray(
+                    writeModel.processors().keySet().stream().sorted().toList())));
+  }
+
+  private void rebuild(RoutingContext ctx) {
+    String name = PathIds.require(ctx, "name");
+    if (!writeModel.processors().containsKey(name)) {
+      throw ApiProblem.notFound("no projection named " + name);
+    }
+    // Stopping and resetting a processor blocks: never on the event loop.
+    vertx
+        .executeBlocking(
+            () -> {
+              writeModel.rebuild(name);
+              return name;
+            })
+        .onSuccess(
+            n ->
+                ctx.response()
+                    .setStatusCode(202)
+                    .putHeader("Content-Type", "application/json")
+                    .end(
+                        new JsonObject().put("projection", n).put("status", "REBUILDING").encode()))
+        .onFailure(e -> Problems.send(ctx, Problems.from(e)));
+  }
+}

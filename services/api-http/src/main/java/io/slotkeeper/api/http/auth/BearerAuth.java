@@ -1,0 +1,50 @@
+package io.slotkeeper.api.http.auth;
+
+import io.slotkeeper.api.http.problem.ApiProblem;
+import io.slotkeeper.api.http.problem.Problems;
+import io.vertx.core.Handler;
+import io.vertx.ext.web.RoutingContext;
+import java.util.Optional;
+
+/**
+ * Route guard: {@code Authorization: Bearer <token>}; 401 without a valid token, 403 for a role too
+ * low.
+ */
+public final class BearerAuth {
+
+  public static final String ROLE_KEY = "slotkeeper.role";
+
+  private final Tokens tokens;
+
+  public BearerAuth(Tokens tokens) {
+    this.tokens = tokens;
+  }
+
+  /** A handler that lets the request through only for callers with the role. */
+  public Handler<RoutingContext> require(Role required) {
+    return ctx -> {
+      String header = ctx.request().getHeader("Authorization");
+      String token =
+          header != null && header.regionMatches(true, 0, "Bearer ", 0, 7)
+              ? header.substring(7).trim()
+              : null;
+      Optional<Role> role = tokens.roleOf(token);
+      if (role.isEmpty()) {
+        Problems.send(
+            ctx,
+            new ApiProblem(
+                401, "Unauthorized", "a valid 'Authorization: Bearer <token>' header is required"));
+      } else if (!role.get().satisfies(required)) {
+        Problems.send(
+            ctx,
+            new ApiProblem(
+                403,
+                "Forbidden",
+                "this operation needs the " + required.name().toLowerCase() + " role"));
+      } else {
+        ctx.put(ROLE_KEY, role.get());
+        ctx.next();
+      }
+    };
+  }
+}

@@ -1,0 +1,135 @@
+package io.slotkeeper.api.http.orders;
+
+import io.slotkeeper.api.http.auth.BearerAuth;
+import io.slotkeeper.api.http.auth.Role;
+import io.slotkeeper.api.http.problem.ApiProblem;
+import io.slotkeeper.api.http.problem.Problems;
+import io.slotkeeper.api.http.support.ApiResponse;
+import io.slotkeeper.api.http.support.CommandBridge;
+import io.slotkeeper.api.http.support.IdempotentCommands;
+import io.slotkeeper.api.http.support.JsonBodies;
+import io.slotkeeper.api.http.support.PathIds;
+import io.slotkeeper.api.http.support.RequestFields;
+import io.slotkeeper.domain.command.CommandOutcome;
+import io.slotkeeper.domain.orders.OrderRules;
+import io.slotkeeper.domain.orders.OrderSnapshot;
+import io.slotkeeper.events.DeterministicIds;
+import io.slotkeeper.events.orders.OrderCommand.CancelOrder;
+import io.slotkeeper.events.orders.OrderCommand.PlaceOrder;
+import io.slotkeeper.events.orders.OrderLine;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/** {@code /v1/orders}: place, read and cancel orders. */
+public final class OrderRoutes {
+
+  static final String PLACE = "orders.place";
+  static final String CANCEL = "orders.cancel";
+
+  private final CommandBridge commands;
+  private final IdempotentCommands idempotent;
+  private final OrderQueries queries;
+
+  public OrderRoutes(CommandBridge commands, IdempotentCommands idempotent, OrderQueries queries) {
+    this.commands = commands;
+    this.idempotent = idempotent;
+    this.queries = queries;
+  }
+
+  public void mount(Router router, BearerAuth auth) {
+    router.post("/v1/orders").handler(auth.require(Role.CLIENT)).handler(this::place);
+    router.get("/v1/orders/:orderId").handler(auth.require(Role.CLIENT)).handler(this::get);
+    router
+        .post("/v1/orders/:orderId/cancel")
+        .handler(auth.require(Role.CLIENT))
+        .handler(this::cancel);
+  }
+
+  private void place(RoutingContext ctx) {
+    String key = IdempotentCommands.requireKey(ctx);
+    JsonObject body = JsonBodies.object(ctx);
+    RequestFields f = RequestFields.of(body, Set.of("orderId", "customerId", "currency", "items"));
+    String orderId = f.optionalString("orderId", PathIds.MAX_LENGTH);
+    String customerId = f.string("customerId", PathIds.MAX_LENGTH);
+    String currency = f.string("currency", 3);
+    JsonArray items = f.array("items", OrderRules.MAX_LINES);
+    List<OrderLine> lines = new ArrayList<>();
+    for (int i = 0; i < items.size(); i++) {
+      Object item = items.getValue(i);
+      if (!(item instanceof JsonObject)) {
+        f.reject("items[" + i + "]", "must be an object");
+        continue;
+      }
+      RequestFields line =
+          f.nested((JsonObject) item, "items[" + i + "]", Set.of("sku", "qty", "unitPriceCents"));
+      lines.add(
+          new OrderLine(
+              line.string("sku", PathIds.MAX_LENGTH),
+              (int) line.number("qty", 1, OrderRules.MAX_QTY),
+              line.number("unitPriceCents", 0, OrderRules.MAX_UNIT_PRICE_CENTS)));
+    }
+    f.throwIfInvalid();
+    String id = orderId != null ? orderId : DeterministicIds.entityIdForKey("order", key);
+    PlaceOrder cmd =
+        new PlaceOrder(
+            DeterministicIds.forIdempotencyKey(PLACE, key), id, customerId, currency, lines);
+    OrderRules.validate(cmd); // the aggregate checks again; this answers before a key is spent
+    idempotent.run(
+        ctx,
+        PLACE,
+        key,
+        body,
+        k ->
+            commands
+                .<OrderSnapshot>send(cmd)
+                .map(o -> ApiResponse.created(json(o), "/v1/orders/" + o.result().orderId())));
+  }
+
+  private void cancel(RoutingContext ctx) {
+    String orderId = PathIds.require(ctx, "orderId");
+    String key = IdempotentCommands.requireKey(ctx);
+    JsonObject body = JsonBodies.optionalObject(ctx);
+    RequestFields f = RequestFields.of(body, Set.of("reason"));
+    String reason = f.optionalString("reason", RequestFields.MAX_STRING);
+    f.throwIfInvalid();
+    CancelOrder cmd =
+        new CancelOrder(
+            DeterministicIds.forIdempotencyKey(CANCEL, key),
+            orderId,
+            reason == null ? "cancelled by client" : reason);
+    idempotent.run(
+        ctx,
+        CANCEL,
+        key,
+        new JsonObject().put("orderId", orderId).put("body", body),
+        k -> commands.<OrderSnapshot>send(cmd).map(o -> ApiResponse.ok(json(o))));
+  }
+
+  private void get(RoutingContext ctx) {
+    String orderId = PathIds.require(ctx, "orderId");
+    queries
+        .byId(orderId)
+        .onSuccess(
+            found ->
+                found.ifPresentOrElse(
+                    order -> ctx.json(order),
+                    () ->
+                        Problems.send(
+                            ctx, ApiProblem.notFound("order " + orderId + " is unknown"))))
+        .onFailure(e -> Problems.send(ctx, Problems.from(e)));
+  }
+
+  static JsonObject json(CommandOutcome<OrderSnapshot> outcome) {
+    OrderSnapshot s = outcome.result();
+    return new JsonObject()
+        .put("orderId", s.orderId())
+        .put("status", s.status().name())
+        .put("amountCents", s.amountCents())
+        .put("version", s.version());
+  }
+}

@@ -1,0 +1,53 @@
+package io.slotkeeper.api.http.support;
+
+import io.slotkeeper.domain.command.CommandOutcome;
+import io.slotkeeper.domain.command.CommandService;
+import io.slotkeeper.events.Command;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import java.time.Duration;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Hands commands from the event loop to the write side (which runs on Axon's own executor) and
+ * brings the outcome back to the caller's context, with a deadline.
+ */
+public final class CommandBridge {
+
+  private final Vertx vertx;
+  private final CommandService commands;
+  private final Duration timeout;
+
+  public CommandBridge(Vertx vertx, CommandService commands, Duration timeout) {
+    this.vertx = vertx;
+    this.commands = commands;
+    this.timeout = timeout;
+  }
+
+  public <R> Future<CommandOutcome<R>> send(Command command) {
+    Context context = vertx.getOrCreateContext();
+    Promise<CommandOutcome<R>> promise = Promise.promise();
+    long timer =
+        vertx.setTimer(
+            timeout.toMillis(),
+            id ->
+                promise.tryFail(
+                    new TimeoutException("command " + command.commandId() + " timed out")));
+    commands
+        .<R>send(command)
+        .whenComplete(
+            (outcome, error) ->
+                context.runOnContext(
+                    v -> {
+                      vertx.cancelTimer(timer);
+                      if (error != null) {
+                        promise.tryFail(error);
+                      } else {
+                        promise.tryComplete(outcome);
+                      }
+                    }));
+    return promise.future();
+  }
+}

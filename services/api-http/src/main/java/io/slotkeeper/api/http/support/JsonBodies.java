@@ -1,0 +1,45 @@
+package io.slotkeeper.api.http.support;
+
+import io.slotkeeper.api.http.problem.ApiProblem;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+
+/** Parses request bodies as JSON objects, with a 400 (or 415) that says what is wrong. */
+public final class JsonBodies {
+
+  private JsonBodies() {}
+
+  /** The body as a JSON object; required. */
+  public static JsonObject object(RoutingContext ctx) {
+    Buffer buffer = ctx.body().buffer();
+    if (buffer == null || buffer.length() == 0) {
+      throw ApiProblem.badRequest("a JSON object body is required");
+    }
+    return parse(ctx, buffer);
+  }
+
+  /** The body as a JSON object, or an empty object when there is none. */
+  public static JsonObject optionalObject(RoutingContext ctx) {
+    Buffer buffer = ctx.body().buffer();
+    return buffer == null || buffer.length() == 0 ? new JsonObject() : parse(ctx, buffer);
+  }
+
+  private static JsonObject parse(RoutingContext ctx, Buffer buffer) {
+    String type = ctx.request().getHeader("Content-Type");
+    if (type != null && !type.toLowerCase().startsWith("application/json")) {
+      throw new ApiProblem(415, "Unsupported Media Type", "send the body as application/json");
+    }
+    Object value;
+    try {
+      value = io.vertx.core.json.Json.decodeValue(buffer);
+    } catch (DecodeException e) {
+      throw ApiProblem.badRequest("the body is not valid JSON");
+    }
+    if (!(value instanceof JsonObject)) {
+      throw ApiProblem.badRequest("the body must be a JSON object");
+    }
+    return (JsonObject) value;
+  }
+}

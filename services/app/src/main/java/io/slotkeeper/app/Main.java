@@ -1,0 +1,50 @@
+package io.slotkeeper.app;
+
+import io.slotkeeper.platform.config.ConfigException;
+import io.slotkeeper.platform.config.SlotkeeperConfig;
+import io.slotkeeper.platform.embedded.EmbeddedServerException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.bridge.SLF4JBridgeHandler;
+
+/** {@code java -jar slotkeeper.jar}: reads the configuration, starts, stops on SIGTERM. */
+public final class Main {
+
+  private static final Logger log = LoggerFactory.getLogger(Main.class);
+
+  private Main() {}
+
+  public static void main(String[] args) {
+    SLF4JBridgeHandler.removeHandlersForRootLogger();
+    SLF4JBridgeHandler.install();
+    SlotkeeperConfig config;
+    try {
+      config = SlotkeeperConfig.fromEnvironment();
+    } catch (ConfigException e) {
+      System.err.println("slotkeeper: invalid configuration: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
+    Slotkeeper app;
+    try {
+      app = Slotkeeper.start(config);
+    } catch (EmbeddedServerException e) {
+      System.err.println("slotkeeper: " + e.getMessage());
+      System.exit(3);
+      return;
+    } catch (RuntimeException e) {
+      log.error("slotkeeper did not start", e);
+      System.exit(1);
+      return;
+    }
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  log.info("shutting down");
+                  app.close();
+                  log.info("stopped");
+                },
+                "slotkeeper-shutdown"));
+  }
+}

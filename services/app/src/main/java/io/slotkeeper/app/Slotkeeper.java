@@ -1,0 +1,159 @@
+package io.slotkeeper.app;
+
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.slotkeeper.api.http.HttpApiDependencies;
+import io.slotkeeper.api.http.HttpApiVerticle;
+import io.slotkeeper.api.http.auth.Tokens;
+import io.slotkeeper.domain.WriteModel;
+import io.slotkeeper.idempotency.IdempotencyStore;
+import io.slotkeeper.platform.Infrastructure;
+import io.slotkeeper.platform.config.PostgresEndpoint;
+import io.slotkeeper.platform.config.SlotkeeperConfig;
+import io.slotkeeper.platform.db.Database;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisAPI;
+import io.vertx.redis.client.RedisOptions;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.PoolOptions;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Base64;
+import java.util.Deque;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The whole service, started in order (stores, schema, write side, Vert.x, HTTP) and stopped in
+ * reverse. Blocking start-up work happens here, before any event loop serves a request.
+ */
+public final class Slotkeeper implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(Slotkeeper.class);
+
+  private final Deque<AutoCloseable> toClose = new ArrayDeque<>();
+  private int httpPort;
+
+  private Slotkeeper() {}
+
+  /** Starts everything the configuration asks for; on failure, stops what had started. */
+  public static Slotkeeper start(SlotkeeperConfig config) {
+    Slotkeeper app = new Slotkeeper();
+    try {
+      app.boot(config);
+      return app;
+    } catch (RuntimeException e) {
+      app.close();
+      throw e;
+    }
+  }
+
+  private void boot(SlotkeeperConfig config) {
+    log.info("slotkeeper instance {} starting", config.instanceId());
+    Infrastructure infra = Infrastructure.start(config);
+    toClose.push(infra);
+    Database database = Database.open(infra.postgres(), config.jdbcPoolSize(), config.instanceId());
+    toClose.push(database);
+    WriteModel writeModel =
+        WriteModel.start(
+            database, new WriteModel.Options(config.instanceId(), config.commandThreads(), true));
+    toClose.push(writeModel);
+
+    PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    new JvmMemoryMetrics().bindTo(meters);
+    new JvmGcMetrics().bindTo(meters);
+    new JvmThreadMetrics().bindTo(meters);
+    new ProcessorMetrics().bindTo(meters);
+
+    Vertx vertx = Vertx.vertx();
+    toClose.push(() -> vertx.close().await(30, TimeUnit.SECONDS));
+    Pool pool = readPool(vertx, infra.postgres(), config.pgClientPoolSize(), config.instanceId());
+    RedisAPI redis =
+        RedisAPI.api(
+            Redis.createClient(
+                vertx, new RedisOptions().setConnectionString(infra.redis().connectionString())));
+
+    Tokens tokens =
+        new Tokens(
+            config.clientToken().orElseGet(() -> generated("client")),
+            config.operatorToken().orElseGet(() -> generated("operator")));
+    HttpApiDependencies deps =
+        new HttpApiDependencies(
+            writeModel,
+            pool,
+            redis,
+            new IdempotencyStore(pool, config.idempotencyKeyTtl(), config.idempotencyLockTimeout()),
+            tokens,
+            meters,
+            meters::scrape,
+            Duration.ofSeconds(15));
+    HttpApiVerticle http = new HttpApiVerticle(deps);
+    try {
+      vertx
+          .deployVerticle(
+              http,
+              new DeploymentOptions().setConfig(new JsonObject().put("port", config.httpPort())))
+          .await(60, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new IllegalStateException("the HTTP API did not start within 60 s", e);
+    }
+    httpPort = http.actualPort();
+    log.info("slotkeeper instance {} ready on http://127.0.0.1:{}", config.instanceId(), httpPort);
+  }
+
+  private static Pool readPool(Vertx vertx, PostgresEndpoint pg, int size, String instanceId) {
+    PgConnectOptions connect =
+        new PgConnectOptions()
+            .setHost(pg.host())
+            .setPort(pg.port())
+            .setDatabase(pg.database())
+            .setUser(pg.user())
+            .setPassword(pg.password())
+            .addProperty("application_name", "slotkeeper-read-" + instanceId);
+    return PgBuilder.pool()
+        .with(new PoolOptions().setMaxSize(size))
+        .connectingTo(connect)
+        .using(vertx)
+        .build();
+  }
+
+  /** A random token for a role left unconfigured; printed once so the operator can use it. */
+  private static String generated(String role) {
+    byte[] bytes = new byte[24];
+    new SecureRandom().nextBytes(bytes);
+    String token = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    log.warn(
+        "SLOTKEEPER_{}_TOKEN is not set; generated {} token for this run: {}",
+        role.toUpperCase(),
+        role,
+        token);
+    return token;
+  }
+
+  /** The HTTP port actually bound. */
+  public int httpPort() {
+    return httpPort;
+  }
+
+  @Override
+  public void close() {
+    while (!toClose.isEmpty()) {
+      try {
+        toClose.pop().close();
+      } catch (Exception e) {
+        log.warn("shutdown step failed: {}", e.toString());
+      }
+    }
+  }
+}

@@ -1,0 +1,107 @@
+package io.slotkeeper.app;
+
+import io.slotkeeper.platform.config.PostgresEndpoint;
+import io.slotkeeper.platform.config.SlotkeeperConfig;
+import io.slotkeeper.testing.TestInfra;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+/** A running slotkeeper on a fresh database and the test Redis, plus an HTTP client for it. */
+final class AppHarness implements AutoCloseable {
+
+  static final String CLIENT = "client-token-for-tests-0001";
+  static final String OPERATOR = "operator-token-for-tests-0001";
+
+  final PostgresEndpoint db;
+  final Slotkeeper app;
+  final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  AppHarness(String purpose, Map<String, String> extraEnv) {
+    db = TestInfra.freshDatabase(purpose);
+    Map<String, String> env = new HashMap<>();
+    env.put(
+        "SLOTKEEPER_PG_URL",
+        "postgresql://" + db.user() + "@" + db.host() + ":" + db.port() + "/" + db.database());
+    env.put("SLOTKEEPER_REDIS_URL", TestInfra.redis().connectionString());
+    env.put("SLOTKEEPER_HTTP_PORT", "0");
+    env.put("SLOTKEEPER_INSTANCE_ID", "test-" + purpose);
+    env.put("SLOTKEEPER_CLIENT_TOKEN", CLIENT);
+    env.put("SLOTKEEPER_OPERATOR_TOKEN", OPERATOR);
+    env.putAll(extraEnv);
+    app = Slotkeeper.start(SlotkeeperConfig.from(env));
+  }
+
+  URI uri(String path) {
+    return URI.create("http://127.0.0.1:" + app.httpPort() + path);
+  }
+
+  HttpResponse<String> post(String path, String token, String key, String body) {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(uri(path))
+            .timeout(Duration.ofSeconds(20))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body));
+    if (token != null) {
+      b.header("Authorization", "Bearer " + token);
+    }
+    if (key != null) {
+      b.header("Idempotency-Key", key);
+    }
+    return send(b.build());
+  }
+
+  HttpResponse<String> get(String path, String token) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(20)).GET();
+    if (token != null) {
+      b.header("Authorization", "Bearer " + token);
+    }
+    return send(b.build());
+  }
+
+  HttpResponse<String> send(HttpRequest request) {
+    try {
+      return http.send(request, HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  long count(String sql) {
+    try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    } catch (SQLException e) {
+      throw new IllegalStateException(sql, e);
+    }
+  }
+
+  /** Everything a bad request must leave untouched. */
+  String stateFingerprint() {
+    return count("SELECT count(*) FROM domain_event_entry")
+        + "/"
+        + count("SELECT count(*) FROM command_ledger")
+        + "/"
+        + count("SELECT count(*) FROM idempotency_keys");
+  }
+
+  @Override
+  public void close() {
+    app.close();
+  }
+}

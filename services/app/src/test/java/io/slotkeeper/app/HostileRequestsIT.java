@@ -1,0 +1,158 @@
+package io.slotkeeper.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.json.JsonObject;
+import java.net.http.HttpResponse;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Bad input gets a clear 4xx problem and changes nothing. */
+class HostileRequestsIT {
+
+  static AppHarness h;
+
+  @BeforeAll
+  static void start() {
+    h = new AppHarness("hostile_http", Map.of());
+  }
+
+  @AfterAll
+  static void stop() {
+    h.close();
+  }
+
+  static Stream<Arguments> badBodies() {
+    String line = "{\"sku\":\"A\",\"qty\":1,\"unitPriceCents\":1}";
+    return Stream.of(
+        Arguments.of("malformed JSON", "{\"customerId\":", 400),
+        Arguments.of("truncated", "{\"customerId\":\"c\",\"currency\":\"CNY\",\"items\":[", 400),
+        Arguments.of("not an object", "[1,2]", 400),
+        Arguments.of("empty", "", 400),
+        Arguments.of(
+            "wrong type", "{\"customerId\":5,\"currency\":\"CNY\",\"items\":[" + line + "]}", 400),
+        Arguments.of(
+            "unknown currency",
+            "{\"customerId\":\"c\",\"currency\":\"ZZZ\",\"items\":[" + line + "]}",
+            400),
+        Arguments.of(
+            "lower-case currency",
+            "{\"customerId\":\"c\",\"currency\":\"cny\",\"items\":[" + line + "]}",
+            400),
+        Arguments.of("no items", "{\"customerId\":\"c\",\"currency\":\"CNY\",\"items\":[]}", 400),
+        Arguments.of(
+            "negative qty",
+            "{\"customerId\":\"c\",\"currency\":\"CNY\",\"items\":[{\"sku\":\"A\",\"qty\":-1,\"unitPriceCents\":1}]}",
+            400),
+        Arguments.of(
+            "fractional price",
+            "{\"customerId\":\"c\",\"currency\":\"CNY\",\"items\":[{\"sku\":\"A\",\"qty\":1,\"unitPriceCents\":1.5}]}",
+            400),
+        Arguments.of(
+            "huge number",
+            "{\"customerId\":\"c\",\"currency\":\"CNY\",\"items\":[{\"sku\":\"A\",\"qty\":1,\"unitPriceCents\":1e300}]}",
+            400),
+        Arguments.of(
+            "overflowing integer",
+            "{\"customerId\":\"c\",\"currency\":\"CNY\",\"items\":[{\"sku\":\"A\",\"qty\":99999999999999999999999,\"unitPriceCents\":1}]}",
+            400),
+        Arguments.of(
+            "unknown field",
+            "{\"customerId\":\"c\",\"currency\":\"CNY\",\"admin\":true,\"items\":[" + line + "]}",
+            400),
+        Arguments.of(
+            "injection in id",
+            "{\"customerId\":\"c'; DROP TABLE orders;--\",\"currency\":\"CNY\",\"items\":["
+                + line
+                + "]}",
+            400),
+        Arguments.of("oversized", "{\"customerId\":\"" + "x".repeat(70_000) + "\"}", 413));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("badBodies")
+  void badBodiesAreRefusedAndChangeNothing(String name, String body, int status) {
+    String before = h.stateFingerprint();
+    HttpResponse<String> r = h.post("/v1/orders", AppHarness.CLIENT, "hostile-" + name, body);
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(status);
+    assertThat(r.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+    JsonObject problem = new JsonObject(r.body());
+    assertThat(problem.getInteger("status")).isEqualTo(status);
+    assertThat(problem.getString("title")).isNotBlank();
+    assertThat(r.body()).doesNotContain("Exception").doesNotContain("at io.");
+    assertThat(h.stateFingerprint()).isEqualTo(before);
+  }
+
+  @Test
+  void validationProblemsNameTheFields() {
+    HttpResponse<String> r =
+        h.post(
+            "/v1/orders",
+            AppHarness.CLIENT,
+            "fields-1",
+            "{\"currency\":\"ZZZ\",\"items\":[{\"sku\":\"A\",\"qty\":0,\"unitPriceCents\":1}]}");
+    assertThat(r.statusCode()).isEqualTo(400);
+    JsonObject errors = new JsonObject(r.body()).getJsonObject("errors");
+    assertThat(errors.fieldNames()).contains("customerId", "items[0].qty");
+  }
+
+  static Stream<Arguments> badKeys() {
+    return Stream.of(
+        Arguments.of("missing", null),
+        Arguments.of("too long", "k".repeat(256)),
+        Arguments.of("non-ASCII", "cl\u00e9"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("badKeys")
+  void badIdempotencyKeysAre400(String name, String key) {
+    String before = h.stateFingerprint();
+    HttpResponse<String> r = h.post("/v1/orders", AppHarness.CLIENT, key, OrdersHttpIT.ORDER);
+    assertThat(r.statusCode()).isEqualTo(400);
+    assertThat(new JsonObject(r.body()).getString("detail"))
+        .containsIgnoringCase("Idempotency-Key");
+    assertThat(h.stateFingerprint()).isEqualTo(before);
+  }
+
+  @Test
+  void tokensAndRolesAreEnforced() {
+    assertThat(h.post("/v1/orders", null, "auth-1", OrdersHttpIT.ORDER).statusCode())
+        .isEqualTo(401);
+    HttpResponse<String> wrong =
+        h.post("/v1/orders", "not-a-real-token", "auth-1", OrdersHttpIT.ORDER);
+    assertThat(wrong.statusCode()).isEqualTo(401);
+    assertThat(wrong.headers().firstValue("WWW-Authenticate")).hasValue("Bearer");
+    assertThat(
+            h.post(
+                    "/v1/admin/projections/orders-projection/rebuild",
+                    AppHarness.CLIENT,
+                    "auth-2",
+                    "{}")
+                .statusCode())
+        .isEqualTo(403);
+    assertThat(h.get("/v1/admin/projections", AppHarness.OPERATOR).statusCode()).isEqualTo(200);
+    assertThat(h.get("/v1/orders/x", null).statusCode()).isEqualTo(401);
+  }
+
+  @Test
+  void publicEndpointsNeedNoToken() {
+    assertThat(h.get("/health/live", null).statusCode()).isEqualTo(200);
+    HttpResponse<String> ready = h.get("/health/ready", null);
+    assertThat(ready.statusCode()).isEqualTo(200);
+    assertThat(
+            new JsonObject(ready.body())
+                .getJsonObject("checks")
+                .getJsonObject("postgres")
+                .getString("status"))
+        .isEqualTo("UP");
+    assertThat(h.get("/metrics", null).body()).contains("jvm_memory_used_bytes");
+    assertThat(h.get("/openapi.yaml", null).body()).contains("openapi: 3");
+    assertThat(h.get("/v1/does-not-exist", AppHarness.CLIENT).statusCode()).isEqualTo(404);
+  }
+}

@@ -1,0 +1,155 @@
+package io.slotkeeper.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.vertx.core.json.JsonObject;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The HTTP contract of orders, against a running service on real PostgreSQL and Redis. */
+class OrdersHttpIT {
+
+  static final String ORDER =
+      "{\"customerId\":\"c-1\",\"currency\":\"CNY\",\"items\":[{\"sku\":\"A\",\"qty\":2,\"unitPriceCents\":150}]}";
+  static AppHarness h;
+
+  @BeforeAll
+  static void start() {
+    h = new AppHarness("orders_http", Map.of());
+  }
+
+  @AfterAll
+  static void stop() {
+    h.close();
+  }
+
+  @Test
+  void placingAnOrderReturnsItAndReplaysTheSameKey() {
+    HttpResponse<String> first = h.post("/v1/orders", AppHarness.CLIENT, "place-1", ORDER);
+    assertThat(first.statusCode()).isEqualTo(201);
+    JsonObject body = new JsonObject(first.body());
+    assertThat(body.getString("status")).isEqualTo("NEW");
+    assertThat(body.getLong("amountCents")).isEqualTo(300);
+    assertThat(body.getLong("version")).isEqualTo(1);
+    String orderId = body.getString("orderId");
+    assertThat(first.headers().firstValue("Location")).hasValue("/v1/orders/" + orderId);
+    assertThat(first.headers().firstValue("Idempotent-Replayed")).isEmpty();
+
+    // Keys in another order and other whitespace are the same request.
+    String reordered =
+        "{ \"items\":[{\"unitPriceCents\":150,\"qty\":2,\"sku\":\"A\"}], \"currency\":\"CNY\", \"customerId\":\"c-1\" }";
+    HttpResponse<String> replay = h.post("/v1/orders", AppHarness.CLIENT, "place-1", reordered);
+    assertThat(replay.statusCode()).isEqualTo(201);
+    assertThat(replay.body()).isEqualTo(first.body());
+    assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+    assertThat(replay.headers().firstValue("Location")).hasValue("/v1/orders/" + orderId);
+
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> h.get("/v1/orders/" + orderId, AppHarness.CLIENT).statusCode() == 200);
+    JsonObject read = new JsonObject(h.get("/v1/orders/" + orderId, AppHarness.CLIENT).body());
+    assertThat(read.getString("customerId")).isEqualTo("c-1");
+    assertThat(read.getString("currency")).isEqualTo("CNY");
+    assertThat(read.getJsonArray("items")).hasSize(1);
+    assertThat(read.getString("status")).isEqualTo("NEW");
+  }
+
+  @Test
+  void theSameKeyWithAnotherBodyOrRouteIs422() {
+    assertThat(h.post("/v1/orders", AppHarness.CLIENT, "mismatch-1", ORDER).statusCode())
+        .isEqualTo(201);
+    String before = h.stateFingerprint();
+    HttpResponse<String> other =
+        h.post("/v1/orders", AppHarness.CLIENT, "mismatch-1", ORDER.replace("c-1", "c-2"));
+    assertThat(other.statusCode()).isEqualTo(422);
+    assertThat(other.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+    HttpResponse<String> otherRoute =
+        h.post("/v1/orders/whatever/cancel", AppHarness.CLIENT, "mismatch-1", "{}");
+    assertThat(otherRoute.statusCode()).isEqualTo(422);
+    assertThat(h.stateFingerprint()).isEqualTo(before);
+  }
+
+  @Test
+  void twentyConcurrentRequestsWithOneKeyPlaceOneOrder() throws Exception {
+    long eventsBefore = h.count("SELECT count(*) FROM domain_event_entry");
+    ExecutorService pool = Executors.newFixedThreadPool(20);
+    CountDownLatch go = new CountDownLatch(1);
+    List<Future<HttpResponse<String>>> responses = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      responses.add(
+          pool.submit(
+              () -> {
+                go.await();
+                return h.post("/v1/orders", AppHarness.CLIENT, "concurrent-1", ORDER);
+              }));
+    }
+    go.countDown();
+    List<String> createdBodies = new ArrayList<>();
+    for (Future<HttpResponse<String>> f : responses) {
+      HttpResponse<String> r = f.get();
+      assertThat(r.statusCode()).isIn(201, 409);
+      if (r.statusCode() == 201) {
+        createdBodies.add(r.body());
+      }
+    }
+    pool.shutdown();
+    assertThat(createdBodies).isNotEmpty().allMatch(b -> b.equals(createdBodies.get(0)));
+    assertThat(h.count("SELECT count(*) FROM domain_event_entry") - eventsBefore).isEqualTo(1);
+    // After the first finished, every retry is a replay.
+    HttpResponse<String> later = h.post("/v1/orders", AppHarness.CLIENT, "concurrent-1", ORDER);
+    assertThat(later.statusCode()).isEqualTo(201);
+    assertThat(later.body()).isEqualTo(createdBodies.get(0));
+  }
+
+  @Test
+  void cancellingTwiceUnderNewKeysIsAConflictNamingTheState() {
+    String orderId =
+        new JsonObject(h.post("/v1/orders", AppHarness.CLIENT, "cancel-place", ORDER).body())
+            .getString("orderId");
+    HttpResponse<String> cancel =
+        h.post(
+            "/v1/orders/" + orderId + "/cancel",
+            AppHarness.CLIENT,
+            "cancel-1",
+            "{\"reason\":\"changed mind\"}");
+    assertThat(cancel.statusCode()).isEqualTo(200);
+    assertThat(new JsonObject(cancel.body()).getString("status")).isEqualTo("CANCELLED");
+    HttpResponse<String> again =
+        h.post("/v1/orders/" + orderId + "/cancel", AppHarness.CLIENT, "cancel-2", "{}");
+    assertThat(again.statusCode()).isEqualTo(409);
+    assertThat(new JsonObject(again.body()).getString("detail")).contains("it is CANCELLED");
+    // The 409 was an answer after execution began: it is saved and replayed.
+    HttpResponse<String> replay =
+        h.post("/v1/orders/" + orderId + "/cancel", AppHarness.CLIENT, "cancel-2", "{}");
+    assertThat(replay.statusCode()).isEqualTo(409);
+    assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                new JsonObject(h.get("/v1/orders/" + orderId, AppHarness.CLIENT).body())
+                    .getString("status")
+                    .equals("CANCELLED"));
+  }
+
+  @Test
+  void unknownOrdersAre404() {
+    HttpResponse<String> get = h.get("/v1/orders/nope", AppHarness.CLIENT);
+    assertThat(get.statusCode()).isEqualTo(404);
+    assertThat(get.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+    HttpResponse<String> cancel =
+        h.post("/v1/orders/nope/cancel", AppHarness.CLIENT, "cancel-nope", "{}");
+    assertThat(cancel.statusCode()).isEqualTo(404);
+  }
+}

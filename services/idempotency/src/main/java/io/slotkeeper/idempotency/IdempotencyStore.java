@@ -1,0 +1,132 @@
+package io.slotkeeper.idempotency;
+
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.Tuple;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Idempotency keys in PostgreSQL, shared by every instance and by HTTP and gRPC. A key is claimed
+ * by an atomic insert; its first request's response is saved and replayed for the key's lifetime
+ * (the TTL, at least 24 hours by default). A claim whose holder died is taken over after the lock
+ * timeout; that is safe because command IDs derive from the key, so a re-execution is a duplicate.
+ */
+public final class IdempotencyStore {
+
+  private static final String CLAIM =
+      "INSERT INTO idempotency_keys (idem_key, operation, fingerprint, state, locked_until,"
+          + " expires_at) VALUES ($1, $2, $3, 'IN_FLIGHT', now() + make_interval(secs => $4),"
+          + " now() + make_interval(secs => $5))"
+          + " ON CONFLICT (idem_key) DO UPDATE SET operation = EXCLUDED.operation,"
+          + " fingerprint = EXCLUDED.fingerprint, state = 'IN_FLIGHT',"
+          + " locked_until = EXCLUDED.locked_until, response_status = NULL,"
+          + " response_headers = NULL, response_body = NULL, created_at = now(),"
+          + " expires_at = EXCLUDED.expires_at"
+          // An expired key is as good as absent.
+          + " WHERE idempotency_keys.expires_at < now()"
+          + " RETURNING idem_key";
+  private static final String READ =
+      "SELECT operation, fingerprint, state, locked_until < now() AS abandoned,"
+          + " response_status, response_headers, response_body"
+          + " FROM idempotency_keys WHERE idem_key = $1";
+  private static final String TAKE_OVER =
+      "UPDATE idempotency_keys SET locked_until = now() + make_interval(secs => $2)"
+          + " WHERE idem_key = $1 AND state = 'IN_FLIGHT' AND locked_until < now()"
+          + " RETURNING idem_key";
+  private static final String COMPLETE =
+      "UPDATE idempotency_keys SET state = 'COMPLETED', locked_until = NULL,"
+          + " response_status = $2, response_headers = $3, response_body = $4"
+          + " WHERE idem_key = $1";
+  private static final String RELEASE =
+      "DELETE FROM idempotency_keys WHERE idem_key = $1 AND state = 'IN_FLIGHT'";
+  private static final String PURGE_EXPIRED =
+      "DELETE FROM idempotency_keys WHERE expires_at < now()";
+
+  private final Pool pool;
+  private final double ttlSeconds;
+  private final double lockSeconds;
+
+  public IdempotencyStore(Pool pool, Duration ttl, Duration lockTimeout) {
+    this.pool = pool;
+    this.ttlSeconds = ttl.toMillis() / 1000.0;
+    this.lockSeconds = lockTimeout.toMillis() / 1000.0;
+  }
+
+  /** Claims the key for a request identified by operation and fingerprint. */
+  public Future<Claim> claim(String key, String operation, String fingerprint) {
+    return pool.preparedQuery(CLAIM)
+        .execute(Tuple.of(key, operation, fingerprint, lockSeconds, ttlSeconds))
+        .compose(
+            inserted ->
+                inserted.size() == 1
+                    ? Future.succeededFuture(new Claim.Acquired())
+                    : existing(key, operation, fingerprint));
+  }
+
+  private Future<Claim> existing(String key, String operation, String fingerprint) {
+    return pool.preparedQuery(READ)
+        .execute(Tuple.of(key))
+        .compose(
+            rows -> {
+              if (rows.size() == 0) {
+                // Released between our insert and this read: claim again.
+                return claim(key, operation, fingerprint);
+              }
+              Row row = rows.iterator().next();
+              if (!operation.equals(row.getString("operation"))
+                  || !fingerprint.equals(row.getString("fingerprint"))) {
+                return Future.succeededFuture(new Claim.Mismatch(row.getString("operation")));
+              }
+              if ("COMPLETED".equals(row.getString("state"))) {
+                return Future.succeededFuture(new Claim.Replay(stored(row)));
+              }
+              if (Boolean.TRUE.equals(row.getBoolean("abandoned"))) {
+                return takeOver(key);
+              }
+              return Future.succeededFuture(new Claim.InFlight());
+            });
+  }
+
+  private Future<Claim> takeOver(String key) {
+    return pool.preparedQuery(TAKE_OVER)
+        .execute(Tuple.of(key, lockSeconds))
+        .map(rows -> rows.size() == 1 ? new Claim.Acquired() : new Claim.InFlight());
+  }
+
+  /** Saves the response of the key's request; later requests replay it. */
+  public Future<Void> complete(String key, StoredResponse response) {
+    return pool.preparedQuery(COMPLETE)
+        .execute(
+            Tuple.of(
+                key,
+                response.status(),
+                new JsonObject(new HashMap<>(response.headers())),
+                response.body()))
+        .mapEmpty();
+  }
+
+  /** Forgets an in-flight key whose request failed for a reason worth retrying. */
+  public Future<Void> release(String key) {
+    return pool.preparedQuery(RELEASE).execute(Tuple.of(key)).mapEmpty();
+  }
+
+  /** Deletes expired keys; returns how many. */
+  public Future<Integer> purgeExpired() {
+    return pool.query(PURGE_EXPIRED).execute().map(RowSet::rowCount);
+  }
+
+  private static StoredResponse stored(Row row) {
+    Map<String, String> headers = new HashMap<>();
+    JsonObject json = row.getJsonObject("response_headers");
+    if (json != null) {
+      json.forEach(e -> headers.put(e.getKey(), String.valueOf(e.getValue())));
+    }
+    return new StoredResponse(
+        row.getInteger("response_status"), headers, row.getString("response_body"));
+  }
+}
