@@ -2,7 +2,7 @@
 CREATE TABLE idempotency_keys (
     idem_key        VARCHAR(255) NOT NULL PRIMARY KEY,
     operation       VARCHAR(128) NOT NULL,
-    fingerprint     CHAR(64)     NOT NULL,
+    fingerprint     VARCHAR(64)  NOT NULL,
     state           VARCHAR(16)  NOT NULL CHECK (state IN ('IN_FLIGHT', 'COMPLETED')),
     locked_until    TIMESTAMPTZ,
     response_status INTEGER,

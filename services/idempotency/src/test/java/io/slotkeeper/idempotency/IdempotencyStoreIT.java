@@ -1,0 +1,106 @@
+package io.slotkeeper.idempotency;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.slotkeeper.platform.config.PostgresEndpoint;
+import io.slotkeeper.platform.db.Database;
+import io.slotkeeper.testing.TestInfra;
+import io.vertx.core.Vertx;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.sqlclient.Pool;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Claims, replays, mismatches, take-over of abandoned claims and expiry, on real PostgreSQL. */
+class IdempotencyStoreIT {
+
+  static Vertx vertx;
+  static Pool pool;
+  static IdempotencyStore store;
+
+  @BeforeAll
+  static void setUp() {
+    PostgresEndpoint db = TestInfra.freshDatabase("idem");
+    Database.open(db, 2, "idem-test").close(); // migrates the schema
+    vertx = Vertx.vertx();
+    pool =
+        PgBuilder.pool()
+            .connectingTo(
+                new PgConnectOptions()
+                    .setHost(db.host())
+                    .setPort(db.port())
+                    .setDatabase(db.database())
+                    .setUser(db.user())
+                    .setPassword(db.password()))
+            .using(vertx)
+            .build();
+    store = new IdempotencyStore(pool, Duration.ofHours(24), Duration.ofSeconds(30));
+  }
+
+  @AfterAll
+  static void tearDown() throws Exception {
+    vertx.close().await(10, TimeUnit.SECONDS);
+  }
+
+  static <T> T await(io.vertx.core.Future<T> f) throws Exception {
+    return f.await(10, TimeUnit.SECONDS);
+  }
+
+  static void sql(String statement) throws Exception {
+    await(pool.query(statement).execute());
+  }
+
+  @Test
+  void firstClaimWinsThenInFlightThenReplay() throws Exception {
+    assertThat(await(store.claim("k1", "op", "f1"))).isInstanceOf(Claim.Acquired.class);
+    assertThat(await(store.claim("k1", "op", "f1"))).isInstanceOf(Claim.InFlight.class);
+    assertThat(await(store.claim("k1", "op", "other"))).isInstanceOf(Claim.Mismatch.class);
+    assertThat(await(store.claim("k1", "other-op", "f1"))).isInstanceOf(Claim.Mismatch.class);
+    StoredResponse saved = new StoredResponse(201, Map.of("Location", "/x"), "{\"a\":1}");
+    await(store.complete("k1", saved));
+    Claim replay = await(store.claim("k1", "op", "f1"));
+    assertThat(replay).isEqualTo(new Claim.Replay(saved));
+  }
+
+  @Test
+  void anAbandonedClaimIsTakenOverOnce() throws Exception {
+    assertThat(await(store.claim("k2", "op", "f"))).isInstanceOf(Claim.Acquired.class);
+    sql(
+        "UPDATE idempotency_keys SET locked_until = now() - interval '1 second' WHERE idem_key = 'k2'");
+    assertThat(await(store.claim("k2", "op", "f"))).isInstanceOf(Claim.Acquired.class);
+    assertThat(await(store.claim("k2", "op", "f"))).isInstanceOf(Claim.InFlight.class);
+  }
+
+  @Test
+  void anExpiredKeyIsFreeAgainAndPurged() throws Exception {
+    await(store.claim("k3", "op", "f"));
+    await(store.complete("k3", new StoredResponse(200, Map.of(), "{}")));
+    sql(
+        "UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE idem_key = 'k3'");
+    assertThat(await(store.claim("k3", "op", "new-body"))).isInstanceOf(Claim.Acquired.class);
+    await(store.claim("k4", "op", "f"));
+    sql(
+        "UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE idem_key = 'k4'");
+    assertThat(await(store.purgeExpired())).isGreaterThanOrEqualTo(1);
+  }
+
+  @Test
+  void aReleasedKeyCanBeClaimedAgain() throws Exception {
+    await(store.claim("k5", "op", "f"));
+    await(store.release("k5"));
+    assertThat(await(store.claim("k5", "op", "f"))).isInstanceOf(Claim.Acquired.class);
+  }
+
+  @Test
+  void keysAreValidated() {
+    assertThat(IdempotencyKeys.problemWith(null)).contains("required");
+    assertThat(IdempotencyKeys.problemWith("x".repeat(256))).contains("255");
+    assertThat(IdempotencyKeys.problemWith("tab\there")).contains("printable");
+    assertThat(IdempotencyKeys.problemWith("ok-key_1")).isNull();
+  }
+}

@@ -1,0 +1,72 @@
+package io.slotkeeper.platform.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class SlotkeeperConfigTest {
+
+  @Test
+  void defaultsNeedNoConfiguration() {
+    SlotkeeperConfig c = SlotkeeperConfig.from(Map.of());
+    assertThat(c.postgres()).isEmpty();
+    assertThat(c.redis()).isEmpty();
+    assertThat(c.httpPort()).isEqualTo(8080);
+    assertThat(c.dataDir().getFileName().toString()).isEqualTo(".slotkeeper");
+    assertThat(c.idempotencyKeyTtl()).isEqualTo(Duration.ofHours(24));
+    assertThat(c.instanceId()).matches(".+-\\d+");
+  }
+
+  @Test
+  void urlsAreParsed() {
+    SlotkeeperConfig c =
+        SlotkeeperConfig.from(
+            Map.of(
+                "SLOTKEEPER_PG_URL", "postgresql://app:s%40cret@db.local:6543/slots",
+                "SLOTKEEPER_REDIS_URL", "redis://cache:6380"));
+    PostgresEndpoint pg = c.postgres().orElseThrow();
+    assertThat(pg.jdbcUrl()).isEqualTo("jdbc:postgresql://db.local:6543/slots");
+    assertThat(pg.user()).isEqualTo("app");
+    assertThat(pg.password()).isEqualTo("s@cret");
+    assertThat(pg.toString()).doesNotContain("cret");
+    assertThat(c.redis().orElseThrow().connectionString()).isEqualTo("redis://cache:6380");
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "SLOTKEEPER_HTTP_PORT, 70000, between 0 and 65535",
+    "SLOTKEEPER_HTTP_PORT, eighty, whole number",
+    "SLOTKEEPER_PG_URL, mysql://x/y, expected postgresql://",
+    "SLOTKEEPER_PG_URL, postgresql://host, names no database",
+    "SLOTKEEPER_REDIS_URL, http://x, expected redis://",
+    "SLOTKEEPER_IDEMPOTENCY_TTL, 1 day, ISO-8601",
+    "SLOTKEEPER_IDEMPOTENCY_TTL, PT1S, at least",
+    "SLOTKEEPER_CLIENT_TOKEN, short, at least 16",
+  })
+  void invalidSettingsNameTheSetting(String key, String value, String expected) {
+    assertThatThrownBy(() -> SlotkeeperConfig.from(Map.of(key, value)))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith(key + ": ")
+        .hasMessageContaining(expected);
+  }
+
+  @Test
+  void aFileFillsInWhatTheEnvironmentLeavesOut(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("slotkeeper.properties");
+    Files.writeString(file, "SLOTKEEPER_HTTP_PORT=9000\nSLOTKEEPER_INSTANCE_ID=from-file\n");
+    SlotkeeperConfig c =
+        SlotkeeperConfig.from(
+            Map.of(
+                "SLOTKEEPER_CONFIG_FILE", file.toString(), "SLOTKEEPER_INSTANCE_ID", "from-env"));
+    assertThat(c.httpPort()).isEqualTo(9000);
+    assertThat(c.instanceId()).isEqualTo("from-env");
+  }
+}
