@@ -8,11 +8,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -81,14 +76,7 @@ final class AppHarness implements AutoCloseable {
   }
 
   long count(String sql) {
-    try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
-        Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery(sql)) {
-      rs.next();
-      return rs.getLong(1);
-    } catch (SQLException e) {
-      throw new IllegalStateException(sql, e);
-    }
+    return TestInfra.queryLong(db, sql);
   }
 
   /** Everything a bad request must leave untouched. */

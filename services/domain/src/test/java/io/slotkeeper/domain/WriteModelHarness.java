@@ -3,10 +3,6 @@ package io.slotkeeper.domain;
 import io.slotkeeper.platform.config.PostgresEndpoint;
 import io.slotkeeper.platform.db.Database;
 import io.slotkeeper.testing.TestInfra;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,6 +11,7 @@ public final class WriteModelHarness implements AutoCloseable {
 
   private final PostgresEndpoint endpoint;
   private final List<AutoCloseable> opened = new ArrayList<>();
+  // Opened first so the schema exists before any write model starts.
   private final Database admin;
 
   public WriteModelHarness(String purpose) {
@@ -37,25 +34,12 @@ public final class WriteModelHarness implements AutoCloseable {
 
   /** Runs a query returning one long. */
   public long queryLong(String sql) {
-    try (Connection c = admin.dataSource().getConnection();
-        Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery(sql)) {
-      rs.next();
-      return rs.getLong(1);
-    } catch (SQLException e) {
-      throw new IllegalStateException(sql, e);
-    }
+    return TestInfra.queryLong(endpoint, sql);
   }
 
   /** Runs a query returning one string. */
   public String queryString(String sql) {
-    try (Connection c = admin.dataSource().getConnection();
-        Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery(sql)) {
-      return rs.next() ? rs.getString(1) : null;
-    } catch (SQLException e) {
-      throw new IllegalStateException(sql, e);
-    }
+    return TestInfra.queryString(endpoint, sql);
   }
 
   @Override

@@ -95,6 +95,22 @@ public final class TestInfra {
     }
   }
 
+  /** Runs a query on the database and returns the first column of its first row (or null). */
+  public static String queryString(PostgresEndpoint db, String sql) {
+    try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+        Statement st = c.createStatement();
+        java.sql.ResultSet rs = st.executeQuery(sql)) {
+      return rs.next() ? rs.getString(1) : null;
+    } catch (SQLException e) {
+      throw new IllegalStateException(sql + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Runs a query returning one number. */
+  public static long queryLong(PostgresEndpoint db, String sql) {
+    return Long.parseLong(queryString(db, sql));
+  }
+
   private static boolean answers(String host, int port) {
     try (Socket s = new Socket()) {
       s.connect(new InetSocketAddress(host, port), 500);
