@@ -1,0 +1,94 @@
+package io.slotkeeper.leases;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.slotkeeper.testing.TestInfra;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisAPI;
+import io.vertx.redis.client.RedisOptions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Leases and fencing tokens on a real Redis. */
+class RedisLeasesIT {
+
+  static final Duration TTL = Duration.ofSeconds(10);
+  static Vertx vertx;
+  static RedisAPI redis;
+  static RedisLeases leases;
+  static String prefix;
+
+  @BeforeAll
+  static void setUp() {
+    vertx = Vertx.vertx();
+    redis =
+        RedisAPI.api(
+            Redis.createClient(
+                vertx,
+                new RedisOptions().setConnectionString(TestInfra.redis().connectionString())));
+    // A prefix of its own, so runs never see each other's keys on a shared Redis.
+    prefix = "slotkeeper-test:" + UUID.randomUUID() + ":";
+    leases = new RedisLeases(redis, prefix);
+  }
+
+  @AfterAll
+  static void tearDown() throws Exception {
+    vertx.close().await(10, TimeUnit.SECONDS);
+  }
+
+  static <T> T await(Future<T> f) throws Exception {
+    return f.await(10, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void oneHolderAtATimeWithGrowingTokens() throws Exception {
+    Lease a = await(leases.acquire("job-a", "instance-1", TTL, 0)).orElseThrow();
+    assertThat(await(leases.acquire("job-a", "instance-2", TTL, 0))).isEmpty();
+    assertThat(await(leases.holder("job-a"))).hasValue("instance-1");
+    // The holder asking again keeps its grant.
+    assertThat(await(leases.acquire("job-a", "instance-1", TTL, 0))).hasValue(a);
+    assertThat(await(leases.renew(a, TTL))).isTrue();
+    assertThat(await(leases.release(a))).isTrue();
+    Lease b = await(leases.acquire("job-a", "instance-2", TTL, 0)).orElseThrow();
+    assertThat(b.fencingToken()).isGreaterThan(a.fencingToken());
+  }
+
+  @Test
+  void aFormerHolderCannotRenewOrReleaseTheNextHoldersLease() throws Exception {
+    Lease old = await(leases.acquire("job-b", "instance-1", TTL, 0)).orElseThrow();
+    // The lease expires while instance-1 is paused (simulated: the key vanishes).
+    await(redis.del(List.of(prefix + "lease:{job-b}")));
+    Lease next = await(leases.acquire("job-b", "instance-2", TTL, 0)).orElseThrow();
+    assertThat(await(leases.renew(old, TTL))).isFalse();
+    assertThat(await(leases.release(old))).isFalse();
+    assertThat(await(leases.holder("job-b"))).hasValue("instance-2");
+    assertThat(next.fencingToken()).isGreaterThan(old.fencingToken());
+  }
+
+  @Test
+  void tokensStayAboveTheFloorWhenRedisLostItsCounter() throws Exception {
+    Lease first = await(leases.acquire("job-c", "instance-1", TTL, 0)).orElseThrow();
+    await(leases.release(first));
+    // Redis restarted empty: the counter is gone, but PostgreSQL remembers token 41.
+    await(redis.del(List.of(prefix + "fence:{job-c}")));
+    Lease after = await(leases.acquire("job-c", "instance-2", TTL, 41)).orElseThrow();
+    assertThat(after.fencingToken()).isEqualTo(42);
+  }
+
+  @Test
+  void anExpiredLeaseIsFreeAgain() throws Exception {
+    Optional<Lease> shortLived =
+        await(leases.acquire("job-d", "instance-1", Duration.ofMillis(50), 0));
+    assertThat(shortLived).isPresent();
+    Thread.sleep(120);
+    assertThat(await(leases.acquire("job-d", "instance-2", TTL, 0))).isPresent();
+  }
+}
