@@ -6,6 +6,9 @@ import io.slotkeeper.domain.command.CommandService;
 import io.slotkeeper.domain.orders.Order;
 import io.slotkeeper.domain.orders.OrderProjection;
 import io.slotkeeper.domain.projection.ProjectionSql;
+import io.slotkeeper.domain.slots.FencingInterceptor;
+import io.slotkeeper.domain.slots.Slot;
+import io.slotkeeper.domain.slots.SlotLedgerProjection;
 import io.slotkeeper.events.Command;
 import io.slotkeeper.platform.axon.AxonStorage;
 import io.slotkeeper.platform.db.Database;
@@ -44,7 +47,7 @@ public final class WriteModel implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(WriteModel.class);
 
   /** The aggregates of slotkeeper. */
-  static final List<Class<?>> AGGREGATES = List.of(Order.class);
+  static final List<Class<?>> AGGREGATES = List.of(Order.class, Slot.class);
 
   private final Configuration axon;
   private final CommandService commands;
@@ -122,7 +125,7 @@ public final class WriteModel implements AutoCloseable {
 
   /** The projections of slotkeeper, each built from the projection JDBC helper. */
   static List<Function<ProjectionSql, Object>> projections() {
-    return List.of(OrderProjection::new);
+    return List.of(OrderProjection::new, SlotLedgerProjection::new);
   }
 
   private static CommandBus commandBus(
@@ -144,6 +147,7 @@ public final class WriteModel implements AutoCloseable {
             .build();
     bus.registerHandlerInterceptor(new CorrelationDataInterceptor<>(c.correlationDataProviders()));
     bus.registerHandlerInterceptor(new CommandDeduplicationInterceptor(ledger));
+    bus.registerHandlerInterceptor(new FencingInterceptor(database.transactions()));
     return bus;
   }
 
