@@ -111,8 +111,8 @@ public class Order {
       // The same refund under a new command ID: the first request stands.
       throw new IllegalTransitionException(
           cmd.refundId(),
-          existing.status.name(),
-          "refund " + cmd.refundId() + " of order " + orderId + " is already " + existing.status);
+          existing.status().name(),
+          "refund " + cmd.refundId() + " of order " + orderId + " is already " + existing.status());
     }
     if (cmd.amountCents() > refundableCents()) {
       throw new RuleViolationException(
@@ -131,22 +131,22 @@ public class Order {
   @CommandHandler
   RefundSnapshot handle(IssueRefund cmd) {
     Refund refund = requireRefund(cmd.refundId());
-    if (refund.status == RefundStatus.ISSUED) {
+    if (refund.status() == RefundStatus.ISSUED) {
       return refundSnapshot(cmd.refundId(), true);
     }
     requireRequested(cmd.refundId(), refund, "issue");
-    apply(new RefundIssued(orderId, cmd.refundId(), refund.amountCents));
+    apply(new RefundIssued(orderId, cmd.refundId(), refund.amountCents()));
     return refundSnapshot(cmd.refundId(), false);
   }
 
   @CommandHandler
   RefundSnapshot handle(RejectRefund cmd) {
     Refund refund = requireRefund(cmd.refundId());
-    if (refund.status == RefundStatus.REJECTED) {
+    if (refund.status() == RefundStatus.REJECTED) {
       return refundSnapshot(cmd.refundId(), true);
     }
     requireRequested(cmd.refundId(), refund, "reject");
-    apply(new RefundRejected(orderId, cmd.refundId(), refund.amountCents, cmd.reason()));
+    apply(new RefundRejected(orderId, cmd.refundId(), refund.amountCents(), cmd.reason()));
     return refundSnapshot(cmd.refundId(), false);
   }
 
@@ -159,11 +159,11 @@ public class Order {
   }
 
   private void requireRequested(String refundId, Refund refund, String verb) {
-    if (refund.status != RefundStatus.REQUESTED) {
+    if (refund.status() != RefundStatus.REQUESTED) {
       throw new IllegalTransitionException(
           refundId,
-          refund.status.name(),
-          "cannot " + verb + " refund " + refundId + ": it is " + refund.status);
+          refund.status().name(),
+          "cannot " + verb + " refund " + refundId + ": it is " + refund.status());
     }
   }
 
@@ -181,9 +181,9 @@ public class Order {
     return new RefundSnapshot(
         refundId,
         orderId,
-        refund.amountCents,
-        refund.status,
-        refund.reason,
+        refund.amountCents(),
+        refund.status(),
+        refund.reason(),
         refundableCents(),
         version,
         noop);
@@ -234,19 +234,19 @@ public class Order {
 
   @EventSourcingHandler
   void on(RefundRequested e, @SequenceNumber long seq) {
-    refunds.put(e.refundId(), new Refund(e.amountCents(), e.reason()));
+    refunds.put(e.refundId(), new Refund(e.amountCents(), RefundStatus.REQUESTED, e.reason()));
     version = seq + 1;
   }
 
   @EventSourcingHandler
   void on(RefundIssued e, @SequenceNumber long seq) {
-    refunds.get(e.refundId()).status = RefundStatus.ISSUED;
+    refunds.computeIfPresent(e.refundId(), (id, r) -> r.withStatus(RefundStatus.ISSUED));
     version = seq + 1;
   }
 
   @EventSourcingHandler
   void on(RefundRejected e, @SequenceNumber long seq) {
-    refunds.get(e.refundId()).status = RefundStatus.REJECTED;
+    refunds.computeIfPresent(e.refundId(), (id, r) -> r.withStatus(RefundStatus.REJECTED));
     version = seq + 1;
   }
 }

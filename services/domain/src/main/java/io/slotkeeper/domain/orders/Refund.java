@@ -3,18 +3,13 @@ package io.slotkeeper.domain.orders;
 import io.slotkeeper.events.orders.RefundStatus;
 
 /**
- * A refund inside the order aggregate: its amount, why it was requested, where it is in its life.
+ * A refund inside the order aggregate: its amount, why it was requested, where it is in its life. A
+ * value (replaced, never mutated), so replayed state compares equal to live state.
  */
-final class Refund {
+record Refund(long amountCents, RefundStatus status, String reason) {
 
-  final long amountCents;
-  RefundStatus status;
-  final String reason;
-
-  Refund(long amountCents, String reason) {
-    this.amountCents = amountCents;
-    this.status = RefundStatus.REQUESTED;
-    this.reason = reason;
+  Refund withStatus(RefundStatus next) {
+    return new Refund(amountCents, next, reason);
   }
 
   /** Requested and issued refunds hold part of the order's amount; rejected ones do not. */
