@@ -1,5 +1,7 @@
 package io.slotkeeper.domain;
 
+import static org.awaitility.Awaitility.await;
+
 import io.slotkeeper.platform.config.PostgresEndpoint;
 import io.slotkeeper.platform.db.Database;
 import io.slotkeeper.testing.TestInfra;
@@ -7,6 +9,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -56,6 +59,16 @@ public final class WriteModelHarness implements AutoCloseable {
     } catch (SQLException e) {
       throw new IllegalStateException(sql, e);
     }
+  }
+
+  /** Waits (projections lag) until the query returns the expected string. */
+  public void awaitString(String expected, String sql) {
+    await().atMost(Duration.ofSeconds(20)).until(() -> expected.equals(queryString(sql)));
+  }
+
+  /** Waits (projections lag) until the query returns the expected number. */
+  public void awaitLong(long expected, String sql) {
+    await().atMost(Duration.ofSeconds(20)).until(() -> queryLong(sql) == expected);
   }
 
   @Override

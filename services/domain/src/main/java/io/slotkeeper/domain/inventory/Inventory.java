@@ -19,6 +19,7 @@ import io.slotkeeper.events.inventory.InventoryEvent.StockReserved;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.IntFunction;
 import org.axonframework.commandhandling.CommandHandler;
 import org.axonframework.eventhandling.SequenceNumber;
 import org.axonframework.eventsourcing.EventSourcingHandler;
@@ -116,26 +117,31 @@ public class Inventory {
   @CommandHandler
   @CreationPolicy(AggregateCreationPolicy.CREATE_IF_MISSING)
   InventorySnapshot handle(ReleaseReservation cmd) {
-    requireSku(cmd.sku());
-    requireOrder(cmd.orderId());
-    Integer qty = reservations.get(cmd.orderId());
-    if (qty == null) {
-      return noActiveReservation(cmd.sku(), cmd.orderId());
-    }
-    apply(new ReservationReleased(sku, cmd.orderId(), qty, onHand, reserved - qty));
-    return snapshot(null);
+    return closeReservation(
+        cmd.sku(),
+        cmd.orderId(),
+        qty -> new ReservationReleased(sku, cmd.orderId(), qty, onHand, reserved - qty));
   }
 
   @CommandHandler
   @CreationPolicy(AggregateCreationPolicy.CREATE_IF_MISSING)
   InventorySnapshot handle(CommitReservation cmd) {
-    requireSku(cmd.sku());
-    requireOrder(cmd.orderId());
-    Integer qty = reservations.get(cmd.orderId());
+    return closeReservation(
+        cmd.sku(),
+        cmd.orderId(),
+        qty -> new ReservationCommitted(sku, cmd.orderId(), qty, onHand - qty, reserved - qty));
+  }
+
+  /** Applies the event built from the active reservation's qty, or reports a no-op. */
+  private InventorySnapshot closeReservation(
+      String requestedSku, String orderId, IntFunction<InventoryEvent> event) {
+    requireSku(requestedSku);
+    requireOrder(orderId);
+    Integer qty = reservations.get(orderId);
     if (qty == null) {
-      return noActiveReservation(cmd.sku(), cmd.orderId());
+      return noActiveReservation(requestedSku, orderId);
     }
-    apply(new ReservationCommitted(sku, cmd.orderId(), qty, onHand - qty, reserved - qty));
+    apply(event.apply(qty));
     return snapshot(null);
   }
 

@@ -26,6 +26,7 @@ import io.slotkeeper.events.orders.OrderStatus;
 import io.slotkeeper.events.orders.RefundStatus;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Function;
 import org.axonframework.commandhandling.CommandHandler;
 import org.axonframework.eventhandling.SequenceNumber;
 import org.axonframework.eventsourcing.EventSourcingHandler;
@@ -130,41 +131,43 @@ public class Order {
 
   @CommandHandler
   RefundSnapshot handle(IssueRefund cmd) {
-    Refund refund = requireRefund(cmd.refundId());
-    if (refund.status() == RefundStatus.ISSUED) {
-      return refundSnapshot(cmd.refundId(), true);
-    }
-    requireRequested(cmd.refundId(), refund, "issue");
-    apply(new RefundIssued(orderId, cmd.refundId(), refund.amountCents()));
-    return refundSnapshot(cmd.refundId(), false);
+    return closeRefund(
+        cmd.refundId(),
+        RefundStatus.ISSUED,
+        "issue",
+        r -> new RefundIssued(orderId, cmd.refundId(), r.amountCents()));
   }
 
   @CommandHandler
   RefundSnapshot handle(RejectRefund cmd) {
-    Refund refund = requireRefund(cmd.refundId());
-    if (refund.status() == RefundStatus.REJECTED) {
-      return refundSnapshot(cmd.refundId(), true);
-    }
-    requireRequested(cmd.refundId(), refund, "reject");
-    apply(new RefundRejected(orderId, cmd.refundId(), refund.amountCents(), cmd.reason()));
-    return refundSnapshot(cmd.refundId(), false);
+    return closeRefund(
+        cmd.refundId(),
+        RefundStatus.REJECTED,
+        "reject",
+        r -> new RefundRejected(orderId, cmd.refundId(), r.amountCents(), cmd.reason()));
   }
 
-  private Refund requireRefund(String refundId) {
+  /**
+   * Moves a REQUESTED refund to {@code target}. Already there: a no-op answer, never a second
+   * payout; in the other final state: an illegal transition; unknown: not found.
+   */
+  private RefundSnapshot closeRefund(
+      String refundId, RefundStatus target, String verb, Function<Refund, Object> event) {
     Refund refund = refundId == null ? null : refunds.get(refundId);
     if (refund == null) {
       throw new AggregateNotFoundException("refund of order " + orderId, refundId);
     }
-    return refund;
-  }
-
-  private void requireRequested(String refundId, Refund refund, String verb) {
+    if (refund.status() == target) {
+      return refundSnapshot(refundId, true);
+    }
     if (refund.status() != RefundStatus.REQUESTED) {
       throw new IllegalTransitionException(
           refundId,
           refund.status().name(),
           "cannot " + verb + " refund " + refundId + ": it is " + refund.status());
     }
+    apply(event.apply(refund));
+    return refundSnapshot(refundId, false);
   }
 
   /** The order's amount not held by requested or issued refunds. */

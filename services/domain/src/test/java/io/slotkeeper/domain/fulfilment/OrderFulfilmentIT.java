@@ -202,16 +202,11 @@ class OrderFulfilmentIT {
 
     assertThat(result.status()).isEqualTo(OrderStatus.FAILED);
     assertThat(result.reason()).isEqualTo("insufficient stock of S-B");
-    await()
-        .atMost(Duration.ofSeconds(20))
-        .until(
-            () ->
-                "5/0/5 FAILED"
-                    .equals(
-                        harness.queryString(
-                            "SELECT i.on_hand || '/' || i.reserved || '/' || i.available || ' '"
-                                + " || o.status FROM inventory i, orders o"
-                                + " WHERE i.sku = 'S-B' AND o.order_id = 'S-order'")));
+    harness.awaitString(
+        "5/0/5 FAILED",
+        "SELECT i.on_hand || '/' || i.reserved || '/' || i.available || ' '"
+            + " || o.status FROM inventory i, orders o"
+            + " WHERE i.sku = 'S-B' AND o.order_id = 'S-order'");
     assertThat(harness.queryLong("SELECT count(*) FROM inventory_log WHERE sku = 'S-B'"))
         .isEqualTo(3); // delivery, count, late delivery: never reserved
   }
@@ -222,14 +217,7 @@ class OrderFulfilmentIT {
     send(FulfilmentSteps.start(stuck));
     send(FulfilmentSteps.reserve(stuck, "R-A", 3));
     String fresh = setUpRun("N", 5, 5); // NEW, not stuck
-    await()
-        .atMost(Duration.ofSeconds(20))
-        .until(
-            () ->
-                "PROCESSING"
-                    .equals(
-                        harness.queryString(
-                            "SELECT status FROM orders WHERE order_id = '" + stuck + "'")));
+    harness.awaitString("PROCESSING", "SELECT status FROM orders WHERE order_id = '" + stuck + "'");
 
     assertThat(resumer.fulfilment().recoverStuck(Duration.ofHours(1)).join()).isEmpty();
     List<FulfilmentResult> recovered = resumer.fulfilment().recoverStuck(Duration.ZERO).join();

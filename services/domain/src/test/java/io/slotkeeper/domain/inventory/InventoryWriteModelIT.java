@@ -1,7 +1,6 @@
 package io.slotkeeper.domain.inventory;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.slotkeeper.domain.ConcurrentSend;
 import io.slotkeeper.domain.WriteModel;
@@ -10,7 +9,6 @@ import io.slotkeeper.domain.command.CommandOutcome;
 import io.slotkeeper.events.inventory.InventoryCommand.ReceiveStock;
 import io.slotkeeper.events.inventory.InventoryCommand.ReleaseReservation;
 import io.slotkeeper.events.inventory.InventoryCommand.ReserveStock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -46,18 +44,11 @@ class InventoryWriteModelIT {
     Map<String, Integer> tally = ConcurrentSend.sendAll(List.of(a, b), reserves);
 
     assertThat(tally).isEqualTo(Map.of("applied", 10, "RuleViolationException", 40));
-    await()
-        .atMost(Duration.ofSeconds(20))
-        .until(() -> harness.queryLong("SELECT count(*) FROM inventory_log") == 11);
-    await()
-        .atMost(Duration.ofSeconds(20))
-        .until(
-            () ->
-                "10/10/0/v11"
-                    .equals(
-                        harness.queryString(
-                            "SELECT on_hand || '/' || reserved || '/' || available || '/v' ||"
-                                + " version FROM inventory WHERE sku = 'SKU-C'")));
+    harness.awaitLong(11, "SELECT count(*) FROM inventory_log");
+    harness.awaitString(
+        "10/10/0/v11",
+        "SELECT on_hand || '/' || reserved || '/' || available || '/v' || version"
+            + " FROM inventory WHERE sku = 'SKU-C'");
     assertThat(
             harness.queryLong(
                 "SELECT sum(delta_reserved) FROM inventory_log WHERE reason = 'reserve'"))
@@ -90,9 +81,7 @@ class InventoryWriteModelIT {
     assertThat(sameId.duplicate()).isTrue();
     assertThat(newId.duplicate()).isFalse();
     assertThat(newId.result().noop()).isTrue();
-    await()
-        .atMost(Duration.ofSeconds(20))
-        .until(() -> harness.queryLong("SELECT count(*) FROM inventory_log") == 3);
+    harness.awaitLong(3, "SELECT count(*) FROM inventory_log");
     assertThat(harness.queryLong("SELECT sum(delta_reserved) FROM inventory_log")).isZero();
   }
 }

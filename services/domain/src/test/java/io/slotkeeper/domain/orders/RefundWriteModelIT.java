@@ -1,7 +1,6 @@
 package io.slotkeeper.domain.orders;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.slotkeeper.domain.ConcurrentSend;
 import io.slotkeeper.domain.WriteModel;
@@ -15,7 +14,6 @@ import io.slotkeeper.events.orders.OrderCommand.RequestRefund;
 import io.slotkeeper.events.orders.OrderCommand.StartOrderProcessing;
 import io.slotkeeper.events.orders.OrderLine;
 import io.slotkeeper.events.orders.RefundStatus;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -65,10 +63,7 @@ class RefundWriteModelIT {
     Map<String, Integer> tally = ConcurrentSend.sendAll(List.of(a, b), requests);
 
     assertThat(tally).isEqualTo(Map.of("applied", 10, "RuleViolationException", 20));
-    await()
-        .atMost(Duration.ofSeconds(20))
-        .until(
-            () -> harness.queryLong("SELECT count(*) FROM refunds WHERE order_id = 'o-1'") == 10);
+    harness.awaitLong(10, "SELECT count(*) FROM refunds WHERE order_id = 'o-1'");
     assertThat(harness.queryLong("SELECT sum(amount_cents) FROM refunds")).isEqualTo(100);
     assertThat(harness.queryLong("SELECT count(*) FROM refunds WHERE status = 'REQUESTED'"))
         .isEqualTo(10);
@@ -93,14 +88,8 @@ class RefundWriteModelIT {
             harness.queryLong(
                 "SELECT count(*) FROM domain_event_entry WHERE payload_type LIKE '%RefundIssued'"))
         .isEqualTo(1);
-    await()
-        .atMost(Duration.ofSeconds(20))
-        .until(
-            () ->
-                "ISSUED"
-                    .equals(
-                        harness.queryString(
-                            "SELECT status FROM refunds WHERE refund_id = '" + refundId + "'")));
+    harness.awaitString(
+        "ISSUED", "SELECT status FROM refunds WHERE refund_id = '" + refundId + "'");
     assertThat(
             harness.queryLong(
                 "SELECT count(*) FROM refunds WHERE issued_at IS NOT NULL AND rejected_at IS NULL"))
