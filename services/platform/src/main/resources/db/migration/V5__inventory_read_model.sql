@@ -18,6 +18,7 @@ CREATE TABLE inventory_log (
     delta_reserved BIGINT       NOT NULL,
     reason         TEXT,
     order_id       VARCHAR(255),
+    -- Scheduler slot that caused the change; nothing sets it yet (NULL).
     slot           VARCHAR(255),
     command_id     VARCHAR(255),
     created_at     TIMESTAMPTZ  NOT NULL

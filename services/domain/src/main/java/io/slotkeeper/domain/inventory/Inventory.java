@@ -33,6 +33,12 @@ import org.axonframework.modelling.command.CreationPolicy;
  * unknown SKU (create-if-missing): receiving and counting create it, reserving is refused for lack
  * of stock, releasing and committing are no-ops. Commands that are valid but change nothing answer
  * with {@code noop = true} instead of failing, so a re-sent flow step never has a second effect.
+ *
+ * <p>Choices: a second reservation for the same order with the same qty under a new command ID is a
+ * no-op (the order already holds it); with another qty, or after the order's reservation was
+ * released or committed, it is an illegal transition (an order reserves a SKU once). A count not
+ * newer than the last applied count emits no event and answers no-op; a count below the reserved
+ * qty is refused as a rule violation, since available stock would go negative.
  */
 public class Inventory {
 
