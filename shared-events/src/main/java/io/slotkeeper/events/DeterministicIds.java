@@ -33,6 +33,11 @@ public final class DeterministicIds {
     return nameBased("step", parentId, step, target).toString();
   }
 
+  /** Refund ID of an order from the caller's key: the same key asks for the same refund. */
+  public static String refundId(String orderId, String callerKey) {
+    return nameBased("refund", orderId, callerKey).toString();
+  }
+
   /**
    * Version 5 UUID of the parts, joined unambiguously (each part is length-prefixed, so ("ab", "c")
    * and ("a", "bc") differ).

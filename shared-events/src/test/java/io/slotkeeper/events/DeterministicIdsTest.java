@@ -36,4 +36,13 @@ class DeterministicIdsTest {
     assertThatThrownBy(() -> DeterministicIds.nameBased("a", null))
         .isInstanceOf(IllegalArgumentException.class);
   }
+
+  @Test
+  void refundIdDependsOnOrderAndCallerKey() {
+    String id = DeterministicIds.refundId("o-1", "key-1");
+    assertThat(DeterministicIds.refundId("o-1", "key-1")).isEqualTo(id);
+    assertThat(DeterministicIds.refundId("o-1", "key-2")).isNotEqualTo(id);
+    assertThat(DeterministicIds.refundId("o-2", "key-1")).isNotEqualTo(id);
+    assertThat(UUID.fromString(id).version()).isEqualTo(5);
+  }
 }

@@ -3,8 +3,12 @@ package io.slotkeeper.domain;
 import io.slotkeeper.domain.command.CommandDeduplicationInterceptor;
 import io.slotkeeper.domain.command.CommandLedger;
 import io.slotkeeper.domain.command.CommandService;
+import io.slotkeeper.domain.fulfilment.OrderFulfilment;
+import io.slotkeeper.domain.inventory.Inventory;
+import io.slotkeeper.domain.inventory.InventoryProjection;
 import io.slotkeeper.domain.orders.Order;
 import io.slotkeeper.domain.orders.OrderProjection;
+import io.slotkeeper.domain.orders.RefundProjection;
 import io.slotkeeper.domain.projection.ProjectionSql;
 import io.slotkeeper.domain.slots.FencingInterceptor;
 import io.slotkeeper.domain.slots.Slot;
@@ -47,14 +51,17 @@ public final class WriteModel implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(WriteModel.class);
 
   /** The aggregates of slotkeeper. */
-  static final List<Class<?>> AGGREGATES = List.of(Order.class, Slot.class);
+  static final List<Class<?>> AGGREGATES = List.of(Order.class, Inventory.class, Slot.class);
 
   private final Configuration axon;
   private final CommandService commands;
+  private final OrderFulfilment fulfilment;
 
-  private WriteModel(Configuration axon) {
+  private WriteModel(Configuration axon, CommandLedger ledger, Database database) {
     this.axon = axon;
     this.commands = new CommandService(axon.commandBus());
+    this.fulfilment =
+        new OrderFulfilment(commands, axon.eventStore(), ledger, database.dataSource());
   }
 
   /** Options of the write side. */
@@ -120,12 +127,16 @@ public final class WriteModel implements AutoCloseable {
         "write model started: aggregates {}, processors {}",
         AGGREGATES.stream().map(Class::getSimpleName).toList(),
         axon.eventProcessingConfiguration().eventProcessors().keySet());
-    return new WriteModel(axon);
+    return new WriteModel(axon, ledger, database);
   }
 
   /** The projections of slotkeeper, each built from the projection JDBC helper. */
   static List<Function<ProjectionSql, Object>> projections() {
-    return List.of(OrderProjection::new, SlotLedgerProjection::new);
+    return List.of(
+        OrderProjection::new,
+        InventoryProjection::new,
+        RefundProjection::new,
+        SlotLedgerProjection::new);
   }
 
   private static CommandBus commandBus(
@@ -153,6 +164,11 @@ public final class WriteModel implements AutoCloseable {
 
   public CommandService commands() {
     return commands;
+  }
+
+  /** The crash-safe order fulfilment flow (scheduled jobs, operator API). */
+  public OrderFulfilment fulfilment() {
+    return fulfilment;
   }
 
   public EventStore eventStore() {
@@ -183,6 +199,7 @@ public final class WriteModel implements AutoCloseable {
 
   @Override
   public void close() {
+    fulfilment.close();
     axon.shutdown();
   }
 }

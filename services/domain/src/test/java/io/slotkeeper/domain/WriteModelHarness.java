@@ -1,8 +1,11 @@
 package io.slotkeeper.domain;
 
+import static org.awaitility.Awaitility.await;
+
 import io.slotkeeper.platform.config.PostgresEndpoint;
 import io.slotkeeper.platform.db.Database;
 import io.slotkeeper.testing.TestInfra;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -40,6 +43,16 @@ public final class WriteModelHarness implements AutoCloseable {
   /** Runs a query returning one string. */
   public String queryString(String sql) {
     return TestInfra.queryString(endpoint, sql);
+  }
+
+  /** Waits (projections lag) until the query returns the expected string. */
+  public void awaitString(String expected, String sql) {
+    await().atMost(Duration.ofSeconds(20)).until(() -> expected.equals(queryString(sql)));
+  }
+
+  /** Waits (projections lag) until the query returns the expected number. */
+  public void awaitLong(long expected, String sql) {
+    await().atMost(Duration.ofSeconds(20)).until(() -> queryLong(sql) == expected);
   }
 
   @Override

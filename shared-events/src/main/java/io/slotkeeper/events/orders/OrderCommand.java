@@ -30,4 +30,18 @@ public sealed interface OrderCommand extends Command {
 
   /** Move a PROCESSING order to FAILED. */
   record FailOrder(String commandId, String orderId, String reason) implements OrderCommand {}
+
+  /**
+   * Ask to pay back part of a COMPLETED order; refundId names the refund (see DeterministicIds).
+   */
+  record RequestRefund(
+      String commandId, String orderId, String refundId, long amountCents, String reason)
+      implements OrderCommand {}
+
+  /** Pay out a REQUESTED refund. */
+  record IssueRefund(String commandId, String orderId, String refundId) implements OrderCommand {}
+
+  /** Turn down a REQUESTED refund; its amount becomes refundable again. */
+  record RejectRefund(String commandId, String orderId, String refundId, String reason)
+      implements OrderCommand {}
 }

@@ -24,4 +24,15 @@ public sealed interface OrderEvent {
 
   /** The order could not be fulfilled. */
   record OrderFailed(String orderId, String reason) implements OrderEvent {}
+
+  /** A refund was requested; its amount is held against the order's refundable balance. */
+  record RefundRequested(String orderId, String refundId, long amountCents, String reason)
+      implements OrderEvent {}
+
+  /** A requested refund was paid out. */
+  record RefundIssued(String orderId, String refundId, long amountCents) implements OrderEvent {}
+
+  /** A requested refund was turned down; its amount is refundable again. */
+  record RefundRejected(String orderId, String refundId, long amountCents, String reason)
+      implements OrderEvent {}
 }

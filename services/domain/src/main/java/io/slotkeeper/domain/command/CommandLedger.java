@@ -53,6 +53,15 @@ public final class CommandLedger {
     }
   }
 
+  /** Whether the command ID was applied (committed); outside a command, on its own connection. */
+  public boolean applied(String commandId) {
+    try {
+      return find(commandId).isPresent();
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read the command ledger", e);
+    }
+  }
+
   /** Records the command; a concurrent recorder of the same ID makes this throw. */
   void record(Command command, Object result) throws SQLException {
     try (Connection c = connections.getConnection();

@@ -1,0 +1,79 @@
+package io.slotkeeper.domain.orders;
+
+import io.slotkeeper.domain.projection.ProjectionSql;
+import io.slotkeeper.events.orders.OrderEvent.RefundIssued;
+import io.slotkeeper.events.orders.OrderEvent.RefundRejected;
+import io.slotkeeper.events.orders.OrderEvent.RefundRequested;
+import io.slotkeeper.events.orders.RefundStatus;
+import java.sql.Timestamp;
+import java.time.Instant;
+import org.axonframework.config.ProcessingGroup;
+import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.eventhandling.ResetHandler;
+import org.axonframework.eventhandling.TrackingToken;
+
+/**
+ * The {@code refunds} read table, in its own processing group so it can be rebuilt without the
+ * orders table. Exactly once per event, like {@link OrderProjection}: rows and token commit
+ * together, and updates are guarded by the row's last applied position.
+ */
+@ProcessingGroup(RefundProjection.NAME)
+public class RefundProjection {
+
+  public static final String NAME = "refunds-projection";
+
+  private static final String INSERT =
+      "INSERT INTO refunds (refund_id, order_id, amount_cents, reason, status, requested_at,"
+          + " updated_at, last_position) VALUES (?, ?, ?, ?, 'REQUESTED', ?, ?, ?)"
+          + " ON CONFLICT (refund_id) DO NOTHING";
+  private static final String ISSUED =
+      "UPDATE refunds SET status = ?, issued_at = ?, updated_at = ?, last_position = ?"
+          + " WHERE refund_id = ? AND last_position < ?";
+  private static final String REJECTED =
+      "UPDATE refunds SET status = ?, rejected_at = ?, updated_at = ?, last_position = ?"
+          + " WHERE refund_id = ? AND last_position < ?";
+
+  private final ProjectionSql sql;
+
+  public RefundProjection(ProjectionSql sql) {
+    this.sql = sql;
+  }
+
+  @EventHandler
+  void on(
+      RefundRequested e, @org.axonframework.eventhandling.Timestamp Instant at, TrackingToken t) {
+    Timestamp ts = Timestamp.from(at);
+    sql.update(
+        INSERT,
+        e.refundId(),
+        e.orderId(),
+        e.amountCents(),
+        e.reason(),
+        ts,
+        ts,
+        ProjectionSql.position(t));
+  }
+
+  @EventHandler
+  void on(RefundIssued e, @org.axonframework.eventhandling.Timestamp Instant at, TrackingToken t) {
+    close(ISSUED, RefundStatus.ISSUED, e.refundId(), at, t);
+  }
+
+  @EventHandler
+  void on(
+      RefundRejected e, @org.axonframework.eventhandling.Timestamp Instant at, TrackingToken t) {
+    close(REJECTED, RefundStatus.REJECTED, e.refundId(), at, t);
+  }
+
+  @ResetHandler
+  void reset() {
+    sql.update("DELETE FROM refunds");
+  }
+
+  private void close(
+      String statement, RefundStatus status, String refundId, Instant at, TrackingToken t) {
+    long position = ProjectionSql.position(t);
+    Timestamp ts = Timestamp.from(at);
+    sql.update(statement, status.name(), ts, ts, position, refundId, position);
+  }
+}
