@@ -75,6 +75,17 @@ final class AppHarness implements AutoCloseable {
     }
   }
 
+  /** Waits (read models lag) until GET path answers 200 with JSON matching the predicate. */
+  void awaitJson(String path, java.util.function.Predicate<io.vertx.core.json.JsonObject> ok) {
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(15))
+        .until(
+            () -> {
+              HttpResponse<String> r = get(path, OPERATOR);
+              return r.statusCode() == 200 && ok.test(new io.vertx.core.json.JsonObject(r.body()));
+            });
+  }
+
   long count(String sql) {
     return TestInfra.queryLong(db, sql);
   }

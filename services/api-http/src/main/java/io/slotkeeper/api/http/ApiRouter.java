@@ -3,10 +3,14 @@ package io.slotkeeper.api.http;
 import io.slotkeeper.api.http.admin.AdminRoutes;
 import io.slotkeeper.api.http.auth.BearerAuth;
 import io.slotkeeper.api.http.health.HealthRoutes;
+import io.slotkeeper.api.http.inventory.InventoryQueries;
+import io.slotkeeper.api.http.inventory.InventoryRoutes;
 import io.slotkeeper.api.http.orders.OrderQueries;
 import io.slotkeeper.api.http.orders.OrderRoutes;
 import io.slotkeeper.api.http.problem.ApiProblem;
 import io.slotkeeper.api.http.problem.Problems;
+import io.slotkeeper.api.http.refunds.RefundQueries;
+import io.slotkeeper.api.http.refunds.RefundRoutes;
 import io.slotkeeper.api.http.support.CommandBridge;
 import io.slotkeeper.api.http.support.IdempotentCommands;
 import io.vertx.core.Vertx;
@@ -47,7 +51,12 @@ public final class ApiRouter {
         .get("/openapi.yaml")
         .handler(ctx -> ctx.response().putHeader("Content-Type", "application/yaml").end(openapi));
 
-    new OrderRoutes(commands, idempotent, new OrderQueries(deps.pool())).mount(router, auth);
+    new OrderRoutes(
+            commands, idempotent, new OrderQueries(deps.pool()), deps.writeModel().fulfilment())
+        .mount(router, auth);
+    new InventoryRoutes(commands, idempotent, new InventoryQueries(deps.pool()))
+        .mount(router, auth);
+    new RefundRoutes(commands, idempotent, new RefundQueries(deps.pool())).mount(router, auth);
     new AdminRoutes(vertx, deps.writeModel()).mount(router, auth);
 
     router.route().failureHandler(ApiRouter::failure);

@@ -11,12 +11,14 @@ import io.slotkeeper.api.http.support.JsonBodies;
 import io.slotkeeper.api.http.support.PathIds;
 import io.slotkeeper.api.http.support.RequestFields;
 import io.slotkeeper.domain.command.CommandOutcome;
+import io.slotkeeper.domain.fulfilment.OrderFulfilment;
 import io.slotkeeper.domain.orders.OrderRules;
 import io.slotkeeper.domain.orders.OrderSnapshot;
 import io.slotkeeper.events.DeterministicIds;
 import io.slotkeeper.events.orders.OrderCommand.CancelOrder;
 import io.slotkeeper.events.orders.OrderCommand.PlaceOrder;
 import io.slotkeeper.events.orders.OrderLine;
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -30,15 +32,22 @@ public final class OrderRoutes {
 
   static final String PLACE = "orders.place";
   static final String CANCEL = "orders.cancel";
+  static final String PROCESS = "orders.process";
 
   private final CommandBridge commands;
   private final IdempotentCommands idempotent;
   private final OrderQueries queries;
+  private final OrderFulfilment fulfilment;
 
-  public OrderRoutes(CommandBridge commands, IdempotentCommands idempotent, OrderQueries queries) {
+  public OrderRoutes(
+      CommandBridge commands,
+      IdempotentCommands idempotent,
+      OrderQueries queries,
+      OrderFulfilment fulfilment) {
     this.commands = commands;
     this.idempotent = idempotent;
     this.queries = queries;
+    this.fulfilment = fulfilment;
   }
 
   public void mount(Router router, BearerAuth auth) {
@@ -48,6 +57,32 @@ public final class OrderRoutes {
         .post("/v1/orders/:orderId/cancel")
         .handler(auth.require(Role.CLIENT))
         .handler(this::cancel);
+    router
+        .post("/v1/orders/:orderId/process")
+        .handler(auth.require(Role.OPERATOR))
+        .handler(this::process);
+  }
+
+  /** Runs the fulfilment flow now; safe to repeat, every step has a derived command ID. */
+  private void process(RoutingContext ctx) {
+    String orderId = PathIds.require(ctx, "orderId");
+    String key = IdempotentCommands.requireKey(ctx);
+    RequestFields.of(JsonBodies.optionalObject(ctx), Set.of()).throwIfInvalid();
+    idempotent.run(
+        ctx,
+        PROCESS,
+        key,
+        new JsonObject().put("orderId", orderId),
+        k ->
+            Future.fromCompletionStage(
+                    fulfilment.process(orderId), ctx.vertx().getOrCreateContext())
+                .map(
+                    r ->
+                        ApiResponse.ok(
+                            new JsonObject()
+                                .put("orderId", r.orderId())
+                                .put("status", r.status().name())
+                                .put("reason", r.reason()))));
   }
 
   private void place(RoutingContext ctx) {

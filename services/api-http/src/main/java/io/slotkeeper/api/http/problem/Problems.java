@@ -42,6 +42,9 @@ public final class Problems {
     if (t instanceof AggregateAlreadyExistsException) {
       return new ApiProblem(409, "Already exists", t.getMessage());
     }
+    if (t instanceof io.slotkeeper.domain.slots.StaleFencingTokenException) {
+      return new ApiProblem(409, "Stale fencing token", t.getMessage());
+    }
     if (t instanceof RuleViolationException) {
       return new ApiProblem(422, "Rule violated", t.getMessage());
     }

@@ -1,0 +1,30 @@
+package io.slotkeeper.api.http.support;
+
+import io.slotkeeper.api.http.problem.ApiProblem;
+import io.vertx.ext.web.RoutingContext;
+import java.util.Map;
+
+/** Query parameters, validated with a 400 that names the parameter. */
+public final class QueryParams {
+
+  private QueryParams() {}
+
+  /** An optional whole-number parameter in [min, max]. */
+  public static int intParam(RoutingContext ctx, String name, int fallback, int min, int max) {
+    String raw = ctx.request().getParam(name);
+    if (raw == null || raw.isEmpty()) {
+      return fallback;
+    }
+    try {
+      int v = Integer.parseInt(raw);
+      if (v >= min && v <= max) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw ApiProblem.invalid(
+        "invalid query parameter " + name,
+        Map.of(name, "a whole number from " + min + " to " + max));
+  }
+}

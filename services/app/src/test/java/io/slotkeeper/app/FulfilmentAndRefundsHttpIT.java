@@ -1,0 +1,158 @@
+package io.slotkeeper.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.vertx.core.json.JsonObject;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Stock, fulfilment and refunds over HTTP, end to end. */
+class FulfilmentAndRefundsHttpIT {
+
+  static AppHarness h;
+
+  @BeforeAll
+  static void start() {
+    h = new AppHarness("fulfil_http", Map.of());
+  }
+
+  @AfterAll
+  static void stop() {
+    h.close();
+  }
+
+  static String order(String sku, int qty, int price) {
+    return "{\"customerId\":\"c-9\",\"currency\":\"CNY\",\"items\":[{\"sku\":\""
+        + sku
+        + "\",\"qty\":"
+        + qty
+        + ",\"unitPriceCents\":"
+        + price
+        + "}]}";
+  }
+
+  @Test
+  void receiveProcessRefundAndIssue() {
+    HttpResponse<String> receipt =
+        h.post("/v1/inventory/TEA-1/receipts", AppHarness.CLIENT, "receipt-1", "{\"qty\":10}");
+    assertThat(receipt.statusCode()).isEqualTo(200);
+    assertThat(new JsonObject(receipt.body()).getLong("available")).isEqualTo(10);
+
+    String orderId =
+        new JsonObject(
+                h.post("/v1/orders", AppHarness.CLIENT, "ord-1", order("TEA-1", 4, 250)).body())
+            .getString("orderId");
+
+    // Refunds need a COMPLETED order.
+    HttpResponse<String> early =
+        h.post(
+            "/v1/orders/" + orderId + "/refunds",
+            AppHarness.CLIENT,
+            "ref-early",
+            "{\"amountCents\":100,\"reason\":\"x\"}");
+    assertThat(early.statusCode()).isEqualTo(409);
+    assertThat(new JsonObject(early.body()).getString("detail")).contains("NEW");
+
+    assertThat(
+            h.post("/v1/orders/" + orderId + "/process", AppHarness.CLIENT, "proc-1", "")
+                .statusCode())
+        .isEqualTo(403);
+    HttpResponse<String> processed =
+        h.post("/v1/orders/" + orderId + "/process", AppHarness.OPERATOR, "proc-1", "");
+    assertThat(processed.statusCode()).isEqualTo(200);
+    assertThat(new JsonObject(processed.body()).getString("status")).isEqualTo("COMPLETED");
+    // Processing again under a new key changes nothing.
+    assertThat(
+            new JsonObject(
+                    h.post("/v1/orders/" + orderId + "/process", AppHarness.OPERATOR, "proc-2", "")
+                        .body())
+                .getString("status"))
+        .isEqualTo("COMPLETED");
+
+    h.awaitJson("/v1/inventory/TEA-1", j -> j.getLong("onHand") == 6 && j.getLong("reserved") == 0);
+    JsonObject log =
+        new JsonObject(h.get("/v1/inventory/TEA-1/log?limit=10", AppHarness.CLIENT).body());
+    assertThat(log.getJsonArray("entries")).hasSize(3); // received, reserved, committed
+
+    HttpResponse<String> refund =
+        h.post(
+            "/v1/orders/" + orderId + "/refunds",
+            AppHarness.CLIENT,
+            "ref-1",
+            "{\"amountCents\":600,\"reason\":\"damaged\"}");
+    assertThat(refund.statusCode()).isEqualTo(201);
+    JsonObject r = new JsonObject(refund.body());
+    assertThat(r.getString("status")).isEqualTo("REQUESTED");
+    assertThat(r.getLong("refundableCents")).isEqualTo(400);
+    String refundId = r.getString("refundId");
+
+    HttpResponse<String> tooMuch =
+        h.post(
+            "/v1/orders/" + orderId + "/refunds",
+            AppHarness.CLIENT,
+            "ref-2",
+            "{\"amountCents\":401,\"reason\":\"greedy\"}");
+    assertThat(tooMuch.statusCode()).isEqualTo(422);
+    assertThat(new JsonObject(tooMuch.body()).getString("detail")).contains("400");
+
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> h.get("/v1/refunds/" + refundId, AppHarness.CLIENT).statusCode() == 200);
+    HttpResponse<String> issued =
+        h.post("/v1/refunds/" + refundId + "/issue", AppHarness.OPERATOR, "iss-1", "");
+    assertThat(issued.statusCode()).isEqualTo(200);
+    assertThat(new JsonObject(issued.body()).getString("status")).isEqualTo("ISSUED");
+    HttpResponse<String> again =
+        h.post("/v1/refunds/" + refundId + "/issue", AppHarness.OPERATOR, "iss-2", "");
+    assertThat(again.statusCode()).isEqualTo(200);
+    assertThat(again.body()).isEqualTo(issued.body());
+    assertThat(
+            h.count(
+                "SELECT count(*) FROM domain_event_entry WHERE payload_type LIKE '%RefundIssued'"))
+        .isEqualTo(1);
+
+    h.awaitJson(
+        "/v1/orders/" + orderId + "/refunds",
+        j ->
+            j.getJsonArray("refunds").size() == 1
+                && "ISSUED".equals(j.getJsonArray("refunds").getJsonObject(0).getString("status")));
+  }
+
+  @Test
+  void anOrderWithoutStockFailsAndReleasesItsReservations() {
+    h.post("/v1/inventory/MUG-1/receipts", AppHarness.CLIENT, "receipt-mug", "{\"qty\":1}");
+    String body =
+        "{\"customerId\":\"c-9\",\"currency\":\"CNY\",\"items\":[{\"sku\":\"MUG-1\",\"qty\":1,\"unitPriceCents\":5},{\"sku\":\"BOWL-1\",\"qty\":2,\"unitPriceCents\":5}]}";
+    String orderId =
+        new JsonObject(h.post("/v1/orders", AppHarness.CLIENT, "ord-fail", body).body())
+            .getString("orderId");
+    JsonObject result =
+        new JsonObject(
+            h.post("/v1/orders/" + orderId + "/process", AppHarness.OPERATOR, "proc-fail", "")
+                .body());
+    assertThat(result.getString("status")).isEqualTo("FAILED");
+    assertThat(result.getString("reason")).contains("BOWL-1");
+    h.awaitJson(
+        "/v1/inventory/MUG-1", j -> j.getLong("available") == 1 && j.getLong("reserved") == 0);
+  }
+
+  @Test
+  void unknownThingsAre404AndBadLimitsAre400() {
+    assertThat(h.get("/v1/inventory/NEVER", AppHarness.CLIENT).statusCode()).isEqualTo(404);
+    assertThat(h.get("/v1/refunds/nope", AppHarness.CLIENT).statusCode()).isEqualTo(404);
+    assertThat(h.get("/v1/inventory/X/log?limit=0", AppHarness.CLIENT).statusCode()).isEqualTo(400);
+    assertThat(h.get("/v1/inventory/X/log?limit=abc", AppHarness.CLIENT).statusCode())
+        .isEqualTo(400);
+    assertThat(
+            h.post("/v1/inventory/X/receipts", AppHarness.CLIENT, "r-bad", "{\"qty\":0}")
+                .statusCode())
+        .isEqualTo(400);
+    assertThat(h.post("/v1/refunds/nope/issue", AppHarness.OPERATOR, "i-bad", "").statusCode())
+        .isEqualTo(404);
+  }
+}
