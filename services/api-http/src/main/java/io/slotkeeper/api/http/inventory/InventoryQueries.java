@@ -1,5 +1,6 @@
 package io.slotkeeper.api.http.inventory;
 
+import io.slotkeeper.api.http.support.Reads;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -26,9 +27,7 @@ public final class InventoryQueries {
   public Future<Optional<JsonObject>> bySku(String sku) {
     return pool.preparedQuery(BY_SKU)
         .execute(Tuple.of(sku))
-        .map(
-            rows ->
-                rows.size() == 0 ? Optional.empty() : Optional.of(stock(rows.iterator().next())));
+        .map(rows -> Reads.first(rows, InventoryQueries::stock));
   }
 
   /** The newest {@code limit} changes of a SKU. */

@@ -2,7 +2,6 @@ package io.slotkeeper.api.http.inventory;
 
 import io.slotkeeper.api.http.auth.BearerAuth;
 import io.slotkeeper.api.http.auth.Role;
-import io.slotkeeper.api.http.problem.ApiProblem;
 import io.slotkeeper.api.http.problem.Problems;
 import io.slotkeeper.api.http.support.ApiResponse;
 import io.slotkeeper.api.http.support.CommandBridge;
@@ -10,6 +9,7 @@ import io.slotkeeper.api.http.support.IdempotentCommands;
 import io.slotkeeper.api.http.support.JsonBodies;
 import io.slotkeeper.api.http.support.PathIds;
 import io.slotkeeper.api.http.support.QueryParams;
+import io.slotkeeper.api.http.support.Reads;
 import io.slotkeeper.api.http.support.RequestFields;
 import io.slotkeeper.domain.command.CommandOutcome;
 import io.slotkeeper.domain.inventory.InventorySnapshot;
@@ -70,16 +70,7 @@ public final class InventoryRoutes {
 
   private void get(RoutingContext ctx) {
     String sku = PathIds.require(ctx, "sku");
-    queries
-        .bySku(sku)
-        .onSuccess(
-            found ->
-                found.ifPresentOrElse(
-                    ctx::json,
-                    () ->
-                        Problems.send(
-                            ctx, ApiProblem.notFound("SKU " + sku + " has never been seen"))))
-        .onFailure(e -> Problems.send(ctx, Problems.from(e)));
+    Reads.respond(ctx, queries.bySku(sku), "SKU " + sku + " has never been seen");
   }
 
   private void log(RoutingContext ctx) {

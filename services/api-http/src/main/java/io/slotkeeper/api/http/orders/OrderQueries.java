@@ -1,5 +1,6 @@
 package io.slotkeeper.api.http.orders;
 
+import io.slotkeeper.api.http.support.Reads;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -24,9 +25,7 @@ public final class OrderQueries {
   public Future<Optional<JsonObject>> byId(String orderId) {
     return pool.preparedQuery(BY_ID)
         .execute(Tuple.of(orderId))
-        .map(
-            rows ->
-                rows.size() == 0 ? Optional.empty() : Optional.of(toJson(rows.iterator().next())));
+        .map(rows -> Reads.first(rows, OrderQueries::toJson));
   }
 
   private static JsonObject toJson(Row row) {

@@ -2,13 +2,12 @@ package io.slotkeeper.api.http.orders;
 
 import io.slotkeeper.api.http.auth.BearerAuth;
 import io.slotkeeper.api.http.auth.Role;
-import io.slotkeeper.api.http.problem.ApiProblem;
-import io.slotkeeper.api.http.problem.Problems;
 import io.slotkeeper.api.http.support.ApiResponse;
 import io.slotkeeper.api.http.support.CommandBridge;
 import io.slotkeeper.api.http.support.IdempotentCommands;
 import io.slotkeeper.api.http.support.JsonBodies;
 import io.slotkeeper.api.http.support.PathIds;
+import io.slotkeeper.api.http.support.Reads;
 import io.slotkeeper.api.http.support.RequestFields;
 import io.slotkeeper.domain.command.CommandOutcome;
 import io.slotkeeper.domain.fulfilment.OrderFulfilment;
@@ -147,16 +146,7 @@ public final class OrderRoutes {
 
   private void get(RoutingContext ctx) {
     String orderId = PathIds.require(ctx, "orderId");
-    queries
-        .byId(orderId)
-        .onSuccess(
-            found ->
-                found.ifPresentOrElse(
-                    order -> ctx.json(order),
-                    () ->
-                        Problems.send(
-                            ctx, ApiProblem.notFound("order " + orderId + " is unknown"))))
-        .onFailure(e -> Problems.send(ctx, Problems.from(e)));
+    Reads.respond(ctx, queries.byId(orderId), "order " + orderId + " is unknown");
   }
 
   static JsonObject json(CommandOutcome<OrderSnapshot> outcome) {

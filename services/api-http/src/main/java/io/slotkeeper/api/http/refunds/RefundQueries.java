@@ -1,12 +1,12 @@
 package io.slotkeeper.api.http.refunds;
 
+import io.slotkeeper.api.http.support.Reads;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
-import java.time.OffsetDateTime;
 import java.util.Optional;
 
 /** Reads of the refunds read table. */
@@ -28,9 +28,7 @@ public final class RefundQueries {
   public Future<Optional<JsonObject>> byId(String refundId) {
     return pool.preparedQuery(BY_ID)
         .execute(Tuple.of(refundId))
-        .map(
-            rows ->
-                rows.size() == 0 ? Optional.empty() : Optional.of(json(rows.iterator().next())));
+        .map(rows -> Reads.first(rows, RefundQueries::json));
   }
 
   public Future<JsonArray> byOrder(String orderId) {
@@ -51,13 +49,9 @@ public final class RefundQueries {
         .put("amountCents", r.getLong("amount_cents"))
         .put("reason", r.getString("reason"))
         .put("status", r.getString("status"))
-        .put("requestedAt", instant(r.getOffsetDateTime("requested_at")))
-        .put("issuedAt", instant(r.getOffsetDateTime("issued_at")))
-        .put("rejectedAt", instant(r.getOffsetDateTime("rejected_at")))
-        .put("updatedAt", instant(r.getOffsetDateTime("updated_at")));
-  }
-
-  private static String instant(OffsetDateTime t) {
-    return t == null ? null : t.toInstant().toString();
+        .put("requestedAt", Reads.instant(r.getOffsetDateTime("requested_at")))
+        .put("issuedAt", Reads.instant(r.getOffsetDateTime("issued_at")))
+        .put("rejectedAt", Reads.instant(r.getOffsetDateTime("rejected_at")))
+        .put("updatedAt", Reads.instant(r.getOffsetDateTime("updated_at")));
   }
 }

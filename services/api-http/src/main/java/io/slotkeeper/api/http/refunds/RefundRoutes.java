@@ -9,6 +9,7 @@ import io.slotkeeper.api.http.support.CommandBridge;
 import io.slotkeeper.api.http.support.IdempotentCommands;
 import io.slotkeeper.api.http.support.JsonBodies;
 import io.slotkeeper.api.http.support.PathIds;
+import io.slotkeeper.api.http.support.Reads;
 import io.slotkeeper.api.http.support.RequestFields;
 import io.slotkeeper.domain.command.CommandOutcome;
 import io.slotkeeper.domain.orders.RefundSnapshot;
@@ -117,16 +118,7 @@ public final class RefundRoutes {
 
   private void get(RoutingContext ctx) {
     String refundId = PathIds.require(ctx, "refundId");
-    queries
-        .byId(refundId)
-        .onSuccess(
-            found ->
-                found.ifPresentOrElse(
-                    ctx::json,
-                    () ->
-                        Problems.send(
-                            ctx, ApiProblem.notFound("refund " + refundId + " is unknown"))))
-        .onFailure(e -> Problems.send(ctx, Problems.from(e)));
+    Reads.respond(ctx, queries.byId(refundId), "refund " + refundId + " is unknown");
   }
 
   private void byOrder(RoutingContext ctx) {

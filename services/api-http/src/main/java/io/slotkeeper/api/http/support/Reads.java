@@ -1,0 +1,39 @@
+package io.slotkeeper.api.http.support;
+
+import io.slotkeeper.api.http.problem.ApiProblem;
+import io.slotkeeper.api.http.problem.Problems;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
+import java.time.OffsetDateTime;
+import java.util.Optional;
+import java.util.function.Function;
+
+/** Shared shapes of the read side: one optional row, answered as 200 or a 404 problem. */
+public final class Reads {
+
+  private Reads() {}
+
+  /** The first row mapped, if there is one. */
+  public static <T> Optional<T> first(RowSet<Row> rows, Function<Row, T> mapper) {
+    return rows.size() == 0 ? Optional.empty() : Optional.of(mapper.apply(rows.iterator().next()));
+  }
+
+  /** Answers 200 with the found JSON, 404 with {@code notFound} otherwise. */
+  public static void respond(
+      RoutingContext ctx, Future<Optional<JsonObject>> lookup, String notFound) {
+    lookup
+        .onSuccess(
+            found ->
+                found.ifPresentOrElse(
+                    ctx::json, () -> Problems.send(ctx, ApiProblem.notFound(notFound))))
+        .onFailure(e -> Problems.send(ctx, Problems.from(e)));
+  }
+
+  /** An optional timestamp as ISO-8601 text. */
+  public static String instant(OffsetDateTime t) {
+    return t == null ? null : t.toInstant().toString();
+  }
+}
