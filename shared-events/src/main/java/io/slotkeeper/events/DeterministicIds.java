@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
 import java.util.UUID;
 
 /**
@@ -31,6 +32,19 @@ public final class DeterministicIds {
   /** Command ID of a step that follows from another command (a flow step, a line of an order). */
   public static String forStep(String parentId, String step, String target) {
     return nameBased("step", parentId, step, target).toString();
+  }
+
+  /**
+   * ID of a job's slot: the job and the slot's nominal time, in {@link Instant#toString()} form
+   * (canonical, so every instance derives the same text for the same instant).
+   */
+  public static String forSlot(String job, Instant nominal) {
+    return nameBased("slot", job, nominal.toString()).toString();
+  }
+
+  /** Command ID of what a job's slot sends to one target; a re-fired slot sends the same ID. */
+  public static String forSlotCommand(String job, Instant nominal, String target) {
+    return nameBased("slot-command", job, nominal.toString(), target).toString();
   }
 
   /**
