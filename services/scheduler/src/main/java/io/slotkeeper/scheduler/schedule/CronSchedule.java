@@ -73,55 +73,55 @@ public final class CronSchedule implements Schedule {
     return dst;
   }
 
-  /**
-   * Scans matching local times upwards. The local times whose instants can lie after {@code t}
-   * start at {@code t} read with the smallest offset around it; the scan stops once even the
-   * earliest instant of a local time is not before the best candidate, which is final because the
-   * earliest instant of a local time never decreases as the local time grows.
-   */
   @Override
   public Optional<Instant> nextAfter(Instant t) {
+    return scan(t, true);
+  }
+
+  @Override
+  public Optional<Instant> latestAtOrBefore(Instant t) {
+    return scan(t, false);
+  }
+
+  /**
+   * Scans matching local times upwards ({@code forward}) or downwards. The local times whose
+   * instants can lie after {@code t} start at {@code t} read with the smallest offset around it
+   * (downwards: the largest). The scan stops once even the nearest instant of a local time is no
+   * closer than the best candidate, which is final because the earliest (latest) instant of a local
+   * time never decreases as the local time grows.
+   */
+  private Optional<Instant> scan(Instant t, boolean forward) {
     ZoneRules rules = zone.getRules();
-    LocalDateTime local = LocalDateTime.ofInstant(t, offsetBound(rules, t, true)).minusSeconds(1);
+    LocalDateTime local = LocalDateTime.ofInstant(t, offsetBound(rules, t, forward));
+    local = forward ? local.minusSeconds(1) : local.plusSeconds(1);
     Instant best = null;
     while (true) {
-      Optional<LocalDateTime> match = nextMatch(local);
+      Optional<LocalDateTime> match =
+          (forward ? execution.nextExecution(utc(local)) : execution.lastExecution(utc(local)))
+              .map(ZonedDateTime::toLocalDateTime);
       if (match.isEmpty()) {
         return Optional.ofNullable(best);
       }
       local = match.get();
-      if (best != null && !earliestInstant(rules, local).isBefore(best)) {
+      if (best != null && !closer(extremeInstant(rules, local, forward), best, forward)) {
         return Optional.of(best);
       }
       for (Instant candidate : instants(rules, local)) {
-        if (candidate.isAfter(t) && (best == null || candidate.isBefore(best))) {
+        boolean eligible = forward ? candidate.isAfter(t) : !candidate.isAfter(t);
+        if (eligible && (best == null || closer(candidate, best, forward))) {
           best = candidate;
         }
       }
     }
   }
 
-  /** The mirror of {@link #nextAfter}: scans matching local times downwards. */
-  @Override
-  public Optional<Instant> latestAtOrBefore(Instant t) {
-    ZoneRules rules = zone.getRules();
-    LocalDateTime local = LocalDateTime.ofInstant(t, offsetBound(rules, t, false)).plusSeconds(1);
-    Instant best = null;
-    while (true) {
-      Optional<LocalDateTime> match = previousMatch(local);
-      if (match.isEmpty()) {
-        return Optional.ofNullable(best);
-      }
-      local = match.get();
-      if (best != null && !latestInstant(rules, local).isAfter(best)) {
-        return Optional.of(best);
-      }
-      for (Instant candidate : instants(rules, local)) {
-        if (!candidate.isAfter(t) && (best == null || candidate.isAfter(best))) {
-          best = candidate;
-        }
-      }
-    }
+  private static boolean closer(Instant a, Instant b, boolean forward) {
+    return forward ? a.isBefore(b) : a.isAfter(b);
+  }
+
+  /** cron-utils sees local times as UTC, where no clock ever moves. */
+  private static ZonedDateTime utc(LocalDateTime local) {
+    return local.atZone(ZoneOffset.UTC);
   }
 
   /**
@@ -149,23 +149,17 @@ public final class CronSchedule implements Schedule {
     }
   }
 
-  /** The earliest instant any policy could give {@code local}; non-decreasing in local time. */
-  private static Instant earliestInstant(ZoneRules rules, LocalDateTime local) {
+  /**
+   * The earliest ({@code earliest}) or latest instant any policy could give {@code local}; both are
+   * non-decreasing in local time.
+   */
+  private static Instant extremeInstant(ZoneRules rules, LocalDateTime local, boolean earliest) {
     List<ZoneOffset> offsets = rules.getValidOffsets(local);
     if (offsets.isEmpty()) {
       return rules.getTransition(local).getInstant();
     }
     // Overlaps list the earlier offset (the larger one) first.
-    return local.toInstant(offsets.get(0));
-  }
-
-  /** The latest instant any policy could give {@code local}; non-decreasing in local time. */
-  private static Instant latestInstant(ZoneRules rules, LocalDateTime local) {
-    List<ZoneOffset> offsets = rules.getValidOffsets(local);
-    if (offsets.isEmpty()) {
-      return rules.getTransition(local).getInstant();
-    }
-    return local.toInstant(offsets.get(offsets.size() - 1));
+    return local.toInstant(offsets.get(earliest ? 0 : offsets.size() - 1));
   }
 
   /**
@@ -192,18 +186,6 @@ public final class CronSchedule implements Schedule {
       }
     }
     return bound;
-  }
-
-  private Optional<LocalDateTime> nextMatch(LocalDateTime local) {
-    return execution
-        .nextExecution(local.atZone(ZoneOffset.UTC))
-        .map(ZonedDateTime::toLocalDateTime);
-  }
-
-  private Optional<LocalDateTime> previousMatch(LocalDateTime local) {
-    return execution
-        .lastExecution(local.atZone(ZoneOffset.UTC))
-        .map(ZonedDateTime::toLocalDateTime);
   }
 
   @Override

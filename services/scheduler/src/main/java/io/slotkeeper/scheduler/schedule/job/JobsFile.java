@@ -250,31 +250,29 @@ public record JobsFile(String source, List<JobDefinition> jobs) {
     }
 
     int intValue(String field, int fallback, int min, int max) {
-      JsonNode v = scalar(field);
-      if (v == null) {
-        return fallback;
-      }
-      if (!v.isIntegralNumber() || !v.canConvertToInt()) {
-        throw error(field, "must be a whole number, got " + v);
-      }
-      int n = v.intValue();
-      if (n < min || n > max) {
-        throw error(field, "must be between " + min + " and " + max + ", got " + n);
-      }
-      return n;
+      JsonNode v = number(field, true);
+      return v == null ? fallback : (int) inRange(field, v, min, max);
     }
 
     double doubleValue(String field, double fallback, double min, double max) {
+      JsonNode v = number(field, false);
+      return v == null ? fallback : inRange(field, v, min, max);
+    }
+
+    private JsonNode number(String field, boolean whole) {
       JsonNode v = scalar(field);
-      if (v == null) {
-        return fallback;
+      if (v != null && (whole ? !v.isIntegralNumber() || !v.canConvertToInt() : !v.isNumber())) {
+        throw error(field, "must be a " + (whole ? "whole number" : "number") + ", got " + v);
       }
-      if (!v.isNumber()) {
-        throw error(field, "must be a number, got " + v);
-      }
+      return v;
+    }
+
+    private double inRange(String field, JsonNode v, double min, double max) {
       double d = v.doubleValue();
       if (!(d >= min && d <= max)) {
-        throw error(field, "must be between " + min + " and " + max + ", got " + v);
+        String range =
+            v.isIntegralNumber() ? (long) min + " and " + (long) max : min + " and " + max;
+        throw error(field, "must be between " + range + ", got " + v);
       }
       return d;
     }
