@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
 import java.util.UUID;
 
 /**
@@ -36,6 +37,19 @@ public final class DeterministicIds {
   /** Refund ID of an order from the caller's key: the same key asks for the same refund. */
   public static String refundId(String orderId, String callerKey) {
     return nameBased("refund", orderId, callerKey).toString();
+  }
+
+  /**
+   * ID of a job's slot: the job and the slot's nominal time, in {@link Instant#toString()} form
+   * (canonical, so every instance derives the same text for the same instant).
+   */
+  public static String forSlot(String job, Instant nominal) {
+    return nameBased("slot", job, nominal.toString()).toString();
+  }
+
+  /** Command ID of what a job's slot sends to one target; a re-fired slot sends the same ID. */
+  public static String forSlotCommand(String job, Instant nominal, String target) {
+    return nameBased("slot-command", job, nominal.toString(), target).toString();
   }
 
   /**

@@ -3,6 +3,7 @@ package io.slotkeeper.events;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Instant;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -44,5 +45,21 @@ class DeterministicIdsTest {
     assertThat(DeterministicIds.refundId("o-1", "key-2")).isNotEqualTo(id);
     assertThat(DeterministicIds.refundId("o-2", "key-1")).isNotEqualTo(id);
     assertThat(UUID.fromString(id).version()).isEqualTo(5);
+  }
+
+  @Test
+  void slotIdsDependOnJobAndInstantAndCommandIdsOnTheTarget() {
+    Instant t = Instant.parse("2026-03-08T07:00:00Z");
+    String slot = DeterministicIds.forSlot("daily-report", t);
+    assertThat(slot)
+        .isEqualTo(DeterministicIds.nameBased("slot", "daily-report", t.toString()).toString());
+    assertThat(DeterministicIds.forSlot("daily-report", Instant.parse("2026-03-08T07:00:00.000Z")))
+        .isEqualTo(slot);
+    assertThat(DeterministicIds.forSlot("daily-report", t.plusSeconds(1))).isNotEqualTo(slot);
+    assertThat(DeterministicIds.forSlot("other", t)).isNotEqualTo(slot);
+    String command = DeterministicIds.forSlotCommand("daily-report", t, "order-1");
+    assertThat(command).isNotEqualTo(slot);
+    assertThat(DeterministicIds.forSlotCommand("daily-report", t, "order-2")).isNotEqualTo(command);
+    assertThat(DeterministicIds.forSlotCommand("daily-report", t, "order-1")).isEqualTo(command);
   }
 }

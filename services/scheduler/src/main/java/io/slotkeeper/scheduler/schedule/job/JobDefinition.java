@@ -1,0 +1,59 @@
+package io.slotkeeper.scheduler.schedule.job;
+
+import io.slotkeeper.scheduler.schedule.DstPolicy;
+import io.slotkeeper.scheduler.schedule.Schedule;
+import io.slotkeeper.scheduler.schedule.policy.CatchUpPolicy;
+import io.slotkeeper.scheduler.schedule.policy.OverlapPolicy;
+import io.slotkeeper.scheduler.schedule.policy.RetryPolicy;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One scheduled job, as configured. {@code zone} and {@code dstPolicy} are already part of a cron
+ * {@code schedule}; they are kept here too so operators and logs see them for every job.
+ *
+ * @param name unique name; part of every slot ID, so renaming a job starts new slots
+ * @param leaseTtl how long one instance holds the job's lease before another may take over
+ * @param params free-form settings the job's handler reads (e.g. {@code stuckAfter})
+ */
+public record JobDefinition(
+    String name,
+    Schedule schedule,
+    ZoneId zone,
+    boolean enabled,
+    CatchUpPolicy catchUpPolicy,
+    Duration catchUpWindow,
+    OverlapPolicy overlapPolicy,
+    DstPolicy dstPolicy,
+    RetryPolicy retryPolicy,
+    Duration leaseTtl,
+    Map<String, String> params) {
+
+  /** Catch-up window when none is given. */
+  public static final Duration DEFAULT_CATCH_UP_WINDOW = Duration.ofMinutes(10);
+
+  /** Lease TTL when none is given. */
+  public static final Duration DEFAULT_LEASE_TTL = Duration.ofSeconds(10);
+
+  /** Validates and copies the params. */
+  public JobDefinition {
+    if (name == null || name.isBlank()) {
+      throw new IllegalArgumentException("name must not be blank");
+    }
+    Objects.requireNonNull(schedule, "schedule");
+    Objects.requireNonNull(zone, "zone");
+    Objects.requireNonNull(catchUpPolicy, "catchUpPolicy");
+    Objects.requireNonNull(overlapPolicy, "overlapPolicy");
+    Objects.requireNonNull(dstPolicy, "dstPolicy");
+    Objects.requireNonNull(retryPolicy, "retryPolicy");
+    if (catchUpWindow.isNegative()) {
+      throw new IllegalArgumentException("catchUpWindow must not be negative");
+    }
+    if (leaseTtl.isNegative() || leaseTtl.isZero()) {
+      throw new IllegalArgumentException("leaseTtl must be positive");
+    }
+    params = Map.copyOf(params);
+  }
+}

@@ -1,0 +1,47 @@
+package io.slotkeeper.scheduler.schedule;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.slotkeeper.events.DeterministicIds;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class SlotTest {
+
+  private static final Instant T = Instant.parse("2026-03-08T07:00:00Z");
+
+  @Test
+  void idsDeriveFromJobNominalTimeAndTarget() {
+    Slot slot = new Slot("order-fulfilment", T);
+    assertThat(slot.slotId())
+        .isEqualTo(DeterministicIds.nameBased("slot", "order-fulfilment", T.toString()).toString());
+    assertThat(slot.commandId("order-1"))
+        .isEqualTo(
+            DeterministicIds.nameBased("slot-command", "order-fulfilment", T.toString(), "order-1")
+                .toString());
+    assertThat(new Slot("order-fulfilment", T).slotId()).isEqualTo(slot.slotId());
+    assertThat(new Slot("order-fulfilment", T.plusMillis(1)).slotId()).isNotEqualTo(slot.slotId());
+  }
+
+  @Test
+  void betweenIsExclusiveInclusiveOrderedAndBounded() {
+    Schedule s = IntervalSchedule.every(Duration.ofSeconds(1));
+    assertThat(Slots.between(s, T, T.plusSeconds(3), 10))
+        .containsExactly(T.plusSeconds(1), T.plusSeconds(2), T.plusSeconds(3));
+    assertThat(Slots.between(s, T, T.plusSeconds(3), 2))
+        .containsExactly(T.plusSeconds(1), T.plusSeconds(2));
+    assertThat(Slots.between(s, T, T, 10)).isEmpty();
+    assertThat(Slots.between(s, T, T.plusSeconds(3), 0)).isEmpty();
+  }
+
+  @Test
+  void settableClockTicksWithoutSleeping() {
+    SettableClock clock = new SettableClock(T);
+    assertThat(clock.now()).isEqualTo(T);
+    assertThat(clock.advance(Duration.ofSeconds(5))).isEqualTo(T.plusSeconds(5));
+    clock.set(T.minusSeconds(1));
+    assertThat(clock.now()).isEqualTo(T.minusSeconds(1));
+    assertThat(SlotClock.system().now()).isAfter(T.minus(Duration.ofDays(3650)));
+  }
+}
