@@ -1,0 +1,355 @@
+package io.slotkeeper.timers;
+
+import io.slotkeeper.domain.command.CommandService;
+import io.slotkeeper.events.DeterministicIds;
+import io.slotkeeper.events.slots.SlotCommand.MissSlot;
+import io.slotkeeper.events.slots.SlotCommand.SkipSlot;
+import io.slotkeeper.leases.Lease;
+import io.slotkeeper.leases.RedisLeases;
+import io.slotkeeper.scheduler.schedule.SlotClock;
+import io.slotkeeper.scheduler.schedule.job.JobDefinition;
+import io.slotkeeper.scheduler.schedule.policy.CatchUpPlan;
+import io.slotkeeper.scheduler.schedule.policy.CatchUpPlanner;
+import io.slotkeeper.scheduler.schedule.policy.OverlapPolicy;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The timer of one job: holds (or waits for) the job's lease, turns due slots into fires, applies
+ * the job's catch-up, overlap and retry policies, and takes over slots whose runner died. Several
+ * instances run this verticle for the same job; the lease keeps the work on one of them and the
+ * slot ledger makes a second fire of a slot a recorded duplicate.
+ */
+public final class JobTimerVerticle extends VerticleBase {
+
+  private static final Logger log = LoggerFactory.getLogger(JobTimerVerticle.class);
+  static final int PLAN_LIMIT = 1_000;
+
+  private final JobDefinition job;
+  private final SlotRunner runner;
+  private final CommandService commands;
+  private final RedisLeases leases;
+  private final LedgerQueries ledger;
+  private final SlotClock clock;
+  private final String instanceId;
+  private final AtomicReference<Lease> lease = new AtomicReference<>();
+
+  private Instant cursor;
+  private boolean cursorLoaded;
+  private boolean planning;
+  private int running;
+  private final Deque<Instant> buffered = new ArrayDeque<>();
+  private long dueTimer = -1;
+  private long maintenanceTimer = -1;
+  private boolean paused;
+  private boolean maintaining;
+
+  public JobTimerVerticle(
+      JobDefinition job,
+      SlotRunner runner,
+      CommandService commands,
+      RedisLeases leases,
+      LedgerQueries ledger,
+      SlotClock clock,
+      String instanceId) {
+    this.job = job;
+    this.runner = runner;
+    this.commands = commands;
+    this.leases = leases;
+    this.ledger = ledger;
+    this.clock = clock;
+    this.instanceId = instanceId;
+  }
+
+  /** The lease this instance holds for the job, if any. */
+  public Optional<Lease> lease() {
+    return Optional.ofNullable(lease.get());
+  }
+
+  @Override
+  public Future<?> start() {
+    long period = Math.max(100, job.leaseTtl().toMillis() / 3);
+    maintenanceTimer = vertx.setPeriodic(0, period, id -> maintain());
+    log.info(
+        "timer of job {} started on {} (lease TTL {})", job.name(), instanceId, job.leaseTtl());
+    return Future.succeededFuture();
+  }
+
+  @Override
+  public Future<?> stop() {
+    vertx.cancelTimer(maintenanceTimer);
+    vertx.cancelTimer(dueTimer);
+    Lease held = lease.getAndSet(null);
+    return held == null ? Future.succeededFuture() : leases.release(held).otherwiseEmpty();
+  }
+
+  /** Lease upkeep, pause state, catch-up and takeover of stalled slots. */
+  private void maintain() {
+    if (maintaining) {
+      return;
+    }
+    maintaining = true;
+    ensureLease()
+        .compose(
+            holder ->
+                holder
+                    ? ledger.paused(job.name()).map(p -> paused = p).map(true)
+                    : Future.succeededFuture(false))
+        .onSuccess(
+            holder -> {
+              if (holder) {
+                plan();
+                recoverStalled();
+              }
+            })
+        .onFailure(
+            e -> log.warn("timer of job {}: maintenance failed: {}", job.name(), e.toString()))
+        .onComplete(done -> maintaining = false);
+  }
+
+  private Future<Boolean> ensureLease() {
+    Lease held = lease.get();
+    if (held != null) {
+      return leases
+          .renew(held, job.leaseTtl())
+          .map(
+              ok -> {
+                if (!ok) {
+                  log.warn(
+                      "job {}: lost lease (token {}) on {}",
+                      job.name(),
+                      held.fencingToken(),
+                      instanceId);
+                  lease.compareAndSet(held, null);
+                  cursorLoaded = false;
+                }
+                return ok;
+              });
+    }
+    return ledger
+        .highestToken(job.name())
+        .compose(floor -> leases.acquire(job.name(), instanceId, job.leaseTtl(), floor))
+        .compose(
+            granted -> {
+              if (granted.isEmpty()) {
+                return Future.succeededFuture(false);
+              }
+              lease.set(granted.get());
+              log.info(
+                  "job {}: lease acquired by {} with fencing token {}",
+                  job.name(),
+                  instanceId,
+                  granted.get().fencingToken());
+              return loadCursor().map(true);
+            });
+  }
+
+  private Future<Void> loadCursor() {
+    return ledger
+        .lastNominal(job.name())
+        .map(
+            last -> {
+              if (!cursorLoaded) {
+                cursor = last.orElse(null);
+                cursorLoaded = true;
+              }
+              return null;
+            });
+  }
+
+  /**
+   * Plans from the cursor to now: records missed slots and fires due ones; then waits for the next.
+   */
+  private void plan() {
+    Lease held = lease.get();
+    if (held == null || !cursorLoaded || planning) {
+      return;
+    }
+    planning = true;
+    Instant now = clock.now();
+    CatchUpPlan plan =
+        CatchUpPlanner.plan(
+            job.schedule(), job.catchUpPolicy(), job.catchUpWindow(), cursor, now, PLAN_LIMIT);
+    Future<Void> missed = Future.succeededFuture();
+    for (Instant slot : plan.missed()) {
+      missed = missed.compose(v -> recordMissed(slot));
+    }
+    missed.onComplete(
+        done -> {
+          for (Instant slot : plan.toFire()) {
+            due(slot, held);
+          }
+          Instant covered = plan.resumeAfter().orElse(latest(plan, cursor, now));
+          if (covered != null) {
+            cursor = covered;
+          }
+          planning = false;
+          if (!plan.complete()) {
+            vertx.runOnContext(v -> plan());
+          } else {
+            scheduleNext();
+          }
+        });
+  }
+
+  private static Instant latest(CatchUpPlan plan, Instant cursor, Instant now) {
+    Instant latest = cursor;
+    for (Instant t : plan.toFire()) {
+      latest = latest == null || t.isAfter(latest) ? t : latest;
+    }
+    for (Instant t : plan.missed()) {
+      latest = latest == null || t.isAfter(latest) ? t : latest;
+    }
+    // A new job with nothing due yet starts counting from now.
+    return latest == null ? now : latest;
+  }
+
+  private void scheduleNext() {
+    vertx.cancelTimer(dueTimer);
+    Instant from = cursor == null ? clock.now() : cursor;
+    Optional<Instant> next = job.schedule().nextAfter(from);
+    if (next.isEmpty()) {
+      return;
+    }
+    long delay = Math.max(1, Duration.between(clock.now(), next.get()).toMillis());
+    dueTimer = vertx.setTimer(delay, id -> plan());
+  }
+
+  /** A slot fell due: overlap policy, then fire. */
+  private void due(Instant slot, Lease held) {
+    if (paused) {
+      skip(slot, "job paused by an operator");
+      return;
+    }
+    OverlapPolicy.Decision decision = job.overlapPolicy().decide(running, buffered.size());
+    switch (decision) {
+      case RUN:
+        run(slot, held, 1);
+        break;
+      case BUFFER:
+        buffered.add(slot);
+        break;
+      default:
+        skip(slot, "the previous run of " + job.name() + " was still running");
+    }
+  }
+
+  private void run(Instant slot, Lease held, int attempt) {
+    running++;
+    runner
+        .fire(job, slot, held.fencingToken(), attempt, false)
+        .onComplete(
+            done -> {
+              running--;
+              if (done.succeeded() && done.result().outcome() == RunResult.Outcome.FAILED) {
+                scheduleRetry(slot, done.result().slot().attempt());
+              } else if (done.failed()) {
+                log.warn(
+                    "job {}: fire of {} failed: {}", job.name(), slot, done.cause().toString());
+              }
+              Instant next = buffered.poll();
+              Lease current = lease.get();
+              if (next != null && current != null) {
+                run(next, current, 1);
+              }
+            });
+  }
+
+  private void scheduleRetry(Instant slot, int failedAttempt) {
+    job.retryPolicy()
+        .delayBefore(failedAttempt + 1)
+        .ifPresentOrElse(
+            delay ->
+                vertx.setTimer(
+                    Math.max(1, delay.toMillis()),
+                    id -> {
+                      Lease current = lease.get();
+                      if (current != null) {
+                        run(slot, current, failedAttempt + 1);
+                      }
+                    }),
+            () ->
+                log.warn(
+                    "job {}: slot {} failed {} times; no retries left",
+                    job.name(),
+                    slot,
+                    failedAttempt));
+  }
+
+  /**
+   * Fires again slots whose runner died (older token, past a lease TTL) or whose retry was lost.
+   */
+  private void recoverStalled() {
+    Lease held = lease.get();
+    if (held == null) {
+      return;
+    }
+    Instant firedBefore = clock.now().minus(job.leaseTtl());
+    // The longest retry delay this job uses: a FAILED slot older than that lost its retry.
+    Instant failedBefore =
+        firedBefore.minus(
+            job.retryPolicy().delayBefore(job.retryPolicy().maxAttempts()).orElse(Duration.ZERO));
+    ledger
+        .stalled(
+            job.name(),
+            held.fencingToken(),
+            firedBefore,
+            job.retryPolicy().maxAttempts(),
+            failedBefore)
+        .onSuccess(
+            stalled ->
+                stalled.forEach(
+                    s -> {
+                      log.info(
+                          "job {}: taking over stalled slot {} (attempt {})",
+                          job.name(),
+                          s.nominal(),
+                          s.attempts() + 1);
+                      run(s.nominal(), held, s.attempts() + 1);
+                    }));
+  }
+
+  private Future<Void> recordMissed(Instant slot) {
+    return Future.fromCompletionStage(
+            commands.send(
+                new MissSlot(
+                    DeterministicIds.forSlotCommand(job.name(), slot, "miss"),
+                    DeterministicIds.forSlot(job.name(), slot),
+                    job.name(),
+                    slot,
+                    "outside the catch-up window ("
+                        + job.catchUpPolicy()
+                        + ", "
+                        + job.catchUpWindow()
+                        + ")")),
+            vertx.getOrCreateContext())
+        .onSuccess(v -> log.info("slot missed: job={} nominal={}", job.name(), slot))
+        .mapEmpty();
+  }
+
+  private void skip(Instant slot, String reason) {
+    Future.fromCompletionStage(
+            commands.send(
+                new SkipSlot(
+                    DeterministicIds.forSlotCommand(job.name(), slot, "skip"),
+                    DeterministicIds.forSlot(job.name(), slot),
+                    job.name(),
+                    slot,
+                    reason)),
+            vertx.getOrCreateContext())
+        .onSuccess(
+            v -> log.info("slot skipped: job={} nominal={} reason={}", job.name(), slot, reason))
+        .onFailure(
+            e ->
+                log.warn(
+                    "job {}: could not record skip of {}: {}", job.name(), slot, e.toString()));
+  }
+}

@@ -1,0 +1,94 @@
+package io.slotkeeper.timers;
+
+import io.vertx.core.Future;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.Tuple;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** The timers' reads and small writes: where each job stands, through the PG client. */
+public final class LedgerQueries {
+
+  private static final String LAST_NOMINAL =
+      "SELECT max(nominal) AS last FROM job_runs WHERE job = $1";
+  private static final String HIGHEST_TOKEN = "SELECT highest_token FROM job_fences WHERE job = $1";
+  private static final String STALLED =
+      "SELECT nominal, attempts FROM job_runs WHERE job = $1 AND ("
+          + " (status = 'FIRED' AND fencing_token < $2 AND fired_at < $3)"
+          + " OR (status = 'FAILED' AND attempts < $4 AND updated_at < $5))"
+          + " ORDER BY nominal LIMIT 100";
+  private static final String PAUSED = "SELECT paused FROM job_controls WHERE job = $1";
+  private static final String SET_PAUSED =
+      "INSERT INTO job_controls (job, paused, updated_at) VALUES ($1, $2, now())"
+          + " ON CONFLICT (job) DO UPDATE SET paused = EXCLUDED.paused, updated_at = now()";
+
+  private final Pool pool;
+
+  public LedgerQueries(Pool pool) {
+    this.pool = pool;
+  }
+
+  /** The newest slot of the job in the ledger's read model, if any. */
+  public Future<Optional<Instant>> lastNominal(String job) {
+    return pool.preparedQuery(LAST_NOMINAL)
+        .execute(Tuple.of(job))
+        .map(
+            rows -> {
+              OffsetDateTime last = rows.iterator().next().getOffsetDateTime("last");
+              return Optional.ofNullable(last).map(OffsetDateTime::toInstant);
+            });
+  }
+
+  /** The highest fencing token the ledger has accepted for the job (0 if none). */
+  public Future<Long> highestToken(String job) {
+    return pool.preparedQuery(HIGHEST_TOKEN)
+        .execute(Tuple.of(job))
+        .map(rows -> rows.size() == 0 ? 0L : rows.iterator().next().getLong("highest_token"));
+  }
+
+  /** A slot to fire again: its runner died (older token) or its retry never happened. */
+  public record Stalled(Instant nominal, int attempts) {}
+
+  /**
+   * Slots FIRED under an older token before {@code firedBefore} (their runner died), or FAILED with
+   * attempts left and no retry since {@code failedBefore} (the retry was lost with its instance).
+   */
+  public Future<List<Stalled>> stalled(
+      String job, long token, Instant firedBefore, int maxAttempts, Instant failedBefore) {
+    return pool.preparedQuery(STALLED)
+        .execute(
+            Tuple.of(
+                job,
+                token,
+                firedBefore.atOffset(ZoneOffset.UTC),
+                maxAttempts,
+                failedBefore.atOffset(ZoneOffset.UTC)))
+        .map(
+            rows -> {
+              List<Stalled> out = new ArrayList<>();
+              for (Row r : rows) {
+                out.add(
+                    new Stalled(
+                        r.getOffsetDateTime("nominal").toInstant(), r.getInteger("attempts")));
+              }
+              return out;
+            });
+  }
+
+  /** Whether an operator paused the job. */
+  public Future<Boolean> paused(String job) {
+    return pool.preparedQuery(PAUSED)
+        .execute(Tuple.of(job))
+        .map(rows -> rows.size() > 0 && rows.iterator().next().getBoolean("paused"));
+  }
+
+  /** Pauses or resumes the job on every instance. */
+  public Future<Void> setPaused(String job, boolean paused) {
+    return pool.preparedQuery(SET_PAUSED).execute(Tuple.of(job, paused)).mapEmpty();
+  }
+}

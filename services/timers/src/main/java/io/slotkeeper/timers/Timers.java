@@ -1,0 +1,87 @@
+package io.slotkeeper.timers;
+
+import io.slotkeeper.domain.command.CommandService;
+import io.slotkeeper.leases.Lease;
+import io.slotkeeper.leases.RedisLeases;
+import io.slotkeeper.scheduler.schedule.SlotClock;
+import io.slotkeeper.scheduler.schedule.job.JobDefinition;
+import io.slotkeeper.scheduler.schedule.job.JobsFile;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Deploys one {@link JobTimerVerticle} per enabled job of the jobs file. */
+public final class Timers {
+
+  private static final Logger log = LoggerFactory.getLogger(Timers.class);
+
+  private final JobsFile jobs;
+  private final SlotRunner runner;
+  private final Map<String, JobTimerVerticle> verticles = new LinkedHashMap<>();
+
+  private Timers(JobsFile jobs, SlotRunner runner) {
+    this.jobs = jobs;
+    this.runner = runner;
+  }
+
+  /**
+   * Deploys the timers. Every configured job must have a handler; a job without one stops start-up
+   * with a message naming it.
+   */
+  public static Future<Timers> deploy(
+      Vertx vertx,
+      JobsFile jobs,
+      SlotRunner runner,
+      CommandService commands,
+      RedisLeases leases,
+      LedgerQueries ledger,
+      SlotClock clock,
+      String instanceId) {
+    for (JobDefinition job : jobs.jobs()) {
+      if (!runner.handles(job.name())) {
+        return Future.failedFuture(
+            new IllegalArgumentException(
+                jobs.source() + ": job '" + job.name() + "' has no handler in this build"));
+      }
+    }
+    Timers timers = new Timers(jobs, runner);
+    List<Future<String>> deployed = new ArrayList<>();
+    for (JobDefinition job : jobs.jobs()) {
+      if (!job.enabled()) {
+        log.info("job {} is disabled in {}", job.name(), jobs.source());
+        continue;
+      }
+      JobTimerVerticle verticle =
+          new JobTimerVerticle(job, runner, commands, leases, ledger, clock, instanceId);
+      timers.verticles.put(job.name(), verticle);
+      deployed.add(vertx.deployVerticle(verticle));
+    }
+    return Future.all(deployed).map(timers);
+  }
+
+  /** The jobs as configured. */
+  public JobsFile jobs() {
+    return jobs;
+  }
+
+  /** The job's definition, if configured. */
+  public Optional<JobDefinition> job(String name) {
+    return jobs.jobs().stream().filter(j -> j.name().equals(name)).findFirst();
+  }
+
+  /** The lease this instance holds for the job, if any. */
+  public Optional<Lease> heldLease(String job) {
+    JobTimerVerticle v = verticles.get(job);
+    return v == null ? Optional.empty() : v.lease();
+  }
+
+  public SlotRunner runner() {
+    return runner;
+  }
+}

@@ -1,0 +1,89 @@
+package io.slotkeeper.timers;
+
+import io.slotkeeper.domain.WriteModel;
+import io.slotkeeper.leases.RedisLeases;
+import io.slotkeeper.platform.config.PostgresEndpoint;
+import io.slotkeeper.platform.db.Database;
+import io.slotkeeper.scheduler.schedule.SlotClock;
+import io.slotkeeper.scheduler.schedule.job.JobsFile;
+import io.slotkeeper.testing.TestInfra;
+import io.vertx.core.Vertx;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisAPI;
+import io.vertx.redis.client.RedisOptions;
+import io.vertx.sqlclient.Pool;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/** One slotkeeper "instance" for timer tests: its own Vert.x, write model and timers. */
+final class TimerInstance implements AutoCloseable {
+
+  final String id;
+  final Vertx vertx = Vertx.vertx();
+  final Database database;
+  final WriteModel writeModel;
+  final Pool pool;
+  final SlotRunner runner;
+  Timers timers;
+
+  TimerInstance(
+      String id,
+      PostgresEndpoint db,
+      String leasePrefix,
+      JobsFile jobs,
+      Function<WriteModel, Map<String, JobHandler>> handlers)
+      throws Exception {
+    this.id = id;
+    database = Database.open(db, 6, id);
+    writeModel = WriteModel.start(database, new WriteModel.Options(id, 4, true));
+    pool =
+        PgBuilder.pool()
+            .connectingTo(
+                new PgConnectOptions()
+                    .setHost(db.host())
+                    .setPort(db.port())
+                    .setDatabase(db.database())
+                    .setUser(db.user())
+                    .setPassword(db.password()))
+            .using(vertx)
+            .build();
+    RedisAPI redis =
+        RedisAPI.api(
+            Redis.createClient(
+                vertx,
+                new RedisOptions().setConnectionString(TestInfra.redis().connectionString())));
+    runner =
+        new SlotRunner(
+            vertx, writeModel.commands(), handlers.apply(writeModel), id, SlotClock.system());
+    timers =
+        Timers.deploy(
+                vertx,
+                jobs,
+                runner,
+                writeModel.commands(),
+                new RedisLeases(redis, leasePrefix),
+                new LedgerQueries(pool),
+                SlotClock.system(),
+                id)
+            .await(20, TimeUnit.SECONDS);
+  }
+
+  /** Stops the timers (leases are released, as on SIGTERM). */
+  void stopTimers() throws Exception {
+    vertx.close().await(20, TimeUnit.SECONDS);
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      vertx.close().await(20, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      // already closed
+    }
+    writeModel.close();
+    database.close();
+  }
+}
