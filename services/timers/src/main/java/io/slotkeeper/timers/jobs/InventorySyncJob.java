@@ -9,6 +9,7 @@ import io.slotkeeper.timers.SlotRun;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.Map;
+import java.util.Optional;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,25 +56,23 @@ public final class InventorySyncJob implements JobHandler {
                     rs.getString(1),
                     rs.getLong(2),
                     rs.getObject(3, OffsetDateTime.class).toInstant()))) {
-      try {
-        CountStock count =
-            new CountStock(
-                run.commandId("count:" + row.sku() + ":" + row.asOf()),
-                row.sku(),
-                Math.toIntExact(row.onHand()),
-                row.asOf());
-        CommandOutcome<InventorySnapshot> outcome = Commands.join(commands.send(count));
-        tally.add(outcome.duplicate() || outcome.result().noop() ? "ignored" : "applied");
-      } catch (ArithmeticException e) {
+      if (row.onHand() > Integer.MAX_VALUE) {
         log.warn("slot {}: count of {} out of range: {}", run.slotId(), row.sku(), row.onHand());
         tally.add("failed");
-      } catch (RuntimeException e) {
-        if (!Commands.isRefusal(e)) {
-          throw e;
-        }
-        log.warn("slot {}: count of {} refused: {}", run.slotId(), row.sku(), e.toString());
-        tally.add("failed");
+        continue;
       }
+      CountStock count =
+          new CountStock(
+              run.commandId("count:" + row.sku() + ":" + row.asOf()),
+              row.sku(),
+              (int) row.onHand(),
+              row.asOf());
+      Optional<CommandOutcome<InventorySnapshot>> outcome =
+          Commands.sendUnlessRefused(commands, count, run);
+      tally.add(
+          outcome
+              .map(o -> o.duplicate() || o.result().noop() ? "ignored" : "applied")
+              .orElse("failed"));
     }
     return tally.toMap();
   }

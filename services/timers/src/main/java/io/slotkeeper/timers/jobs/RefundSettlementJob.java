@@ -8,9 +8,8 @@ import io.slotkeeper.events.orders.OrderCommand.IssueRefund;
 import io.slotkeeper.timers.JobHandler;
 import io.slotkeeper.timers.SlotRun;
 import java.util.Map;
+import java.util.Optional;
 import javax.sql.DataSource;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * {@code refund-settlement}: issues REQUESTED refunds (oldest first, at most {@code batchSize},
@@ -29,7 +28,6 @@ public final class RefundSettlementJob implements JobHandler {
 
   public static final String NAME = "refund-settlement";
 
-  private static final Logger log = LoggerFactory.getLogger(RefundSettlementJob.class);
   private static final String REQUESTED =
       "SELECT refund_id, order_id FROM refunds WHERE status = 'REQUESTED'"
           + " ORDER BY requested_at, refund_id LIMIT ?";
@@ -57,16 +55,12 @@ public final class RefundSettlementJob implements JobHandler {
             rs ->
                 new IssueRefund(issueCommandId(rs.getString(1)), rs.getString(2), rs.getString(1)),
             batchSize)) {
-      try {
-        CommandOutcome<RefundSnapshot> outcome = Commands.join(commands.send(issue));
-        tally.add(outcome.duplicate() || outcome.result().noop() ? "alreadyIssued" : "issued");
-      } catch (RuntimeException e) {
-        if (!Commands.isRefusal(e)) {
-          throw e;
-        }
-        log.warn("slot {}: refund {} not issued: {}", run.slotId(), issue.refundId(), e.toString());
-        tally.add("rejected");
-      }
+      Optional<CommandOutcome<RefundSnapshot>> outcome =
+          Commands.sendUnlessRefused(commands, issue, run);
+      tally.add(
+          outcome
+              .map(o -> o.duplicate() || o.result().noop() ? "alreadyIssued" : "issued")
+              .orElse("rejected"));
     }
     return tally.toMap();
   }
