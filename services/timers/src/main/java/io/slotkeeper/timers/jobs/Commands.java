@@ -1,0 +1,72 @@
+package io.slotkeeper.timers.jobs;
+
+import io.slotkeeper.domain.command.AggregateNotFoundException;
+import io.slotkeeper.domain.command.CommandIdReusedException;
+import io.slotkeeper.domain.command.CommandOutcome;
+import io.slotkeeper.domain.command.CommandService;
+import io.slotkeeper.domain.command.IllegalTransitionException;
+import io.slotkeeper.domain.command.InvalidCommandException;
+import io.slotkeeper.domain.command.RuleViolationException;
+import io.slotkeeper.events.Command;
+import io.slotkeeper.timers.SlotRun;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Waiting for commands from a worker thread, and telling a domain refusal from a failure. */
+final class Commands {
+
+  private static final Logger log = LoggerFactory.getLogger(Commands.class);
+
+  private Commands() {}
+
+  /** The future's value, or its cause thrown as it is (not wrapped in CompletionException). */
+  static <T> T join(CompletableFuture<T> future) {
+    try {
+      return future.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Sends a command of the slot and waits for it. A domain refusal is logged and answered with
+   * empty, so the slot goes on with its other targets; any other failure is thrown and fails the
+   * attempt, which is retried under the same command IDs.
+   */
+  static <R> Optional<CommandOutcome<R>> sendUnlessRefused(
+      CommandService commands, Command command, SlotRun run) {
+    try {
+      return Optional.of(join(commands.<R>send(command)));
+    } catch (RuntimeException e) {
+      if (!isRefusal(e)) {
+        throw e;
+      }
+      log.warn(
+          "job {} slot {}: {} for {} refused: {}",
+          run.job(),
+          run.slotId(),
+          command.getClass().getSimpleName(),
+          command.aggregateId(),
+          e.toString());
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * True when the domain turned the command down (its answer will not change on retry), as opposed
+   * to an infrastructure failure, which should fail the attempt so it is retried.
+   */
+  private static boolean isRefusal(RuntimeException e) {
+    return e instanceof IllegalTransitionException
+        || e instanceof RuleViolationException
+        || e instanceof InvalidCommandException
+        || e instanceof AggregateNotFoundException
+        || e instanceof CommandIdReusedException;
+  }
+}

@@ -1,0 +1,46 @@
+package io.slotkeeper.timers.jobs;
+
+import io.slotkeeper.domain.WriteModel;
+import io.slotkeeper.timers.JobHandler;
+import java.util.Map;
+import javax.sql.DataSource;
+
+/** The handlers of slotkeeper's shipped jobs, by job name (the names of the jobs file). */
+public final class JobHandlers {
+
+  private JobHandlers() {}
+
+  /** The five shipped jobs on one write model and one database. */
+  public static Map<String, JobHandler> standard(WriteModel writeModel, DataSource dataSource) {
+    return Map.of(
+        OrderFulfilmentJob.NAME,
+        new OrderFulfilmentJob(writeModel.fulfilment(), dataSource),
+        RefundSettlementJob.NAME,
+        new RefundSettlementJob(writeModel.commands(), dataSource),
+        InventorySyncJob.NAME,
+        new InventorySyncJob(writeModel.commands(), dataSource),
+        DailyReportJob.NAME,
+        new DailyReportJob(dataSource),
+        RetentionCleanupJob.NAME,
+        new RetentionCleanupJob(dataSource));
+  }
+
+  /**
+   * The handler of a configured job. Meant for start-up, so that a job in the jobs file without a
+   * handler stops the service instead of failing every slot.
+   *
+   * @throws IllegalArgumentException naming the job and the known ones
+   */
+  public static JobHandler require(Map<String, JobHandler> handlers, String job) {
+    JobHandler handler = handlers.get(job);
+    if (handler == null) {
+      throw new IllegalArgumentException(
+          "job '"
+              + job
+              + "' is configured but has no handler (known: "
+              + handlers.keySet().stream().sorted().toList()
+              + ")");
+    }
+    return handler;
+  }
+}

@@ -1,0 +1,81 @@
+package io.slotkeeper.timers.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** inventory-sync on PostgreSQL: each count of the feed table is applied once. */
+class InventorySyncJobIT {
+
+  private static final Instant T0 = Instant.parse("2026-03-01T10:00:00Z");
+
+  private JobsHarness harness;
+  private InventorySyncJob job;
+
+  @BeforeEach
+  void setUp() {
+    harness = new JobsHarness("job-inventory");
+    job = new InventorySyncJob(harness.model().commands(), harness.dataSource());
+  }
+
+  @AfterEach
+  void tearDown() {
+    harness.close();
+  }
+
+  private Map<String, Long> runAt(Instant nominal) {
+    return job.run(JobsHarness.slot(InventorySyncJob.NAME, nominal, Map.of()));
+  }
+
+  private void feed(String sku, long onHand, String asOf) {
+    harness.execute(
+        "INSERT INTO inventory_feed (sku, on_hand, as_of) VALUES ('"
+            + sku
+            + "', "
+            + onHand
+            + ", '"
+            + asOf
+            + "') ON CONFLICT (sku) DO UPDATE SET on_hand = EXCLUDED.on_hand,"
+            + " as_of = EXCLUDED.as_of, updated_at = now()");
+  }
+
+  private static Map<String, Long> counts(long applied, long ignored, long failed) {
+    return Map.of("applied", applied, "ignored", ignored, "failed", failed);
+  }
+
+  @Test
+  void appliesEachCountOnceAndIgnoresStaleOnes() {
+    feed("A", 40, "2026-03-01T09:00:00Z");
+    feed("B", 5, "2026-03-01T09:00:00Z");
+
+    assertThat(runAt(T0)).isEqualTo(counts(2, 0, 0));
+    long events = harness.allEvents();
+    assertThat(harness.events("StockCounted")).isEqualTo(2);
+
+    // The same slot again (a retry): duplicates, nothing new.
+    assertThat(runAt(T0)).isEqualTo(counts(0, 2, 0));
+    // The next slot re-reads unchanged rows: counts that are not newer are ignored.
+    assertThat(runAt(T0.plusSeconds(60))).isEqualTo(counts(0, 2, 0));
+    assertThat(harness.allEvents()).isEqualTo(events);
+
+    feed("A", 10, "2026-03-01T08:00:00Z"); // older than the applied count
+    feed("B", 7, "2026-03-01T09:30:00Z"); // newer
+    assertThat(runAt(T0.plusSeconds(120))).isEqualTo(counts(1, 1, 0));
+    harness.awaitLong(40, "SELECT on_hand FROM inventory WHERE sku = 'A'");
+    harness.awaitLong(7, "SELECT on_hand FROM inventory WHERE sku = 'B'");
+    assertThat(harness.events("StockCounted")).isEqualTo(3);
+  }
+
+  @Test
+  void aCountTooLargeForTheCommandFailsAloneWithoutStoppingTheOthers() {
+    feed("A", 3_000_000_000L, "2026-03-01T09:00:00Z");
+    feed("B", 5, "2026-03-01T09:00:00Z");
+
+    assertThat(runAt(T0)).isEqualTo(counts(1, 0, 1));
+    harness.awaitLong(5, "SELECT on_hand FROM inventory WHERE sku = 'B'");
+  }
+}

@@ -1,0 +1,65 @@
+package io.slotkeeper.timers.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.slotkeeper.scheduler.schedule.job.JobDefinition;
+import io.slotkeeper.scheduler.schedule.job.JobsFile;
+import io.slotkeeper.timers.JobHandler;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The registry covers the shipped jobs file and names a job it cannot serve. */
+class JobHandlersIT {
+
+  private static JobsHarness harness;
+
+  @BeforeAll
+  static void setUp() {
+    harness = new JobsHarness("job-handlers");
+  }
+
+  @AfterAll
+  static void tearDown() {
+    harness.close();
+  }
+
+  @Test
+  void everyJobOfTheDefaultJobsFileHasAHandler() {
+    Map<String, JobHandler> handlers = JobHandlers.standard(harness.model(), harness.dataSource());
+
+    for (JobDefinition job : JobsFile.loadDefault().jobs()) {
+      assertThat(JobHandlers.require(handlers, job.name())).isNotNull();
+    }
+    assertThat(handlers).hasSize(JobsFile.loadDefault().jobs().size());
+    assertThat(JobHandlers.require(handlers, DailyReportJob.NAME))
+        .isInstanceOf(DailyReportJob.class);
+  }
+
+  @Test
+  void aJobWithoutHandlerIsNamed() {
+    Map<String, JobHandler> handlers = JobHandlers.standard(harness.model(), harness.dataSource());
+
+    assertThatThrownBy(() -> JobHandlers.require(handlers, "nightly-export"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'nightly-export'")
+        .hasMessageContaining("order-fulfilment");
+  }
+
+  @Test
+  void aBadParameterFailsTheAttemptNamingJobAndParameter() {
+    JobHandler handler = new DailyReportJob(harness.dataSource());
+
+    assertThatThrownBy(
+            () ->
+                handler.run(
+                    JobsHarness.slot(
+                        DailyReportJob.NAME, Instant.EPOCH, Map.of("period", "one day"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("daily-report")
+        .hasMessageContaining("period");
+  }
+}
