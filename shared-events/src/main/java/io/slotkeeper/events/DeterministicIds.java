@@ -29,6 +29,14 @@ public final class DeterministicIds {
     return nameBased("entity", entityType, idempotencyKey).toString();
   }
 
+  /**
+   * Command ID of paying out a refund: one per refund, whoever asks (operator over HTTP, the
+   * refund-settlement job) and however often, so a refund is never paid twice.
+   */
+  public static String issueRefund(String refundId) {
+    return forStep(refundId, "issue", "");
+  }
+
   /** Command ID of a step that follows from another command (a flow step, a line of an order). */
   public static String forStep(String parentId, String step, String target) {
     return nameBased("step", parentId, step, target).toString();

@@ -3,6 +3,7 @@ package io.slotkeeper.app;
 import io.slotkeeper.platform.config.ConfigException;
 import io.slotkeeper.platform.config.SlotkeeperConfig;
 import io.slotkeeper.platform.embedded.EmbeddedServerException;
+import io.slotkeeper.scheduler.schedule.job.JobsFileException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.bridge.SLF4JBridgeHandler;
@@ -28,7 +29,7 @@ public final class Main {
     Slotkeeper app;
     try {
       app = Slotkeeper.start(config);
-    } catch (EmbeddedServerException e) {
+    } catch (EmbeddedServerException | JobsFileException e) {
       System.err.println("slotkeeper: " + e.getMessage());
       System.exit(3);
       return;

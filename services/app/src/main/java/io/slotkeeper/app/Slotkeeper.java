@@ -11,10 +11,17 @@ import io.slotkeeper.api.http.HttpApiVerticle;
 import io.slotkeeper.api.http.auth.Tokens;
 import io.slotkeeper.domain.WriteModel;
 import io.slotkeeper.idempotency.IdempotencyStore;
+import io.slotkeeper.leases.RedisLeases;
 import io.slotkeeper.platform.Infrastructure;
 import io.slotkeeper.platform.config.PostgresEndpoint;
 import io.slotkeeper.platform.config.SlotkeeperConfig;
 import io.slotkeeper.platform.db.Database;
+import io.slotkeeper.scheduler.schedule.SlotClock;
+import io.slotkeeper.scheduler.schedule.job.JobsFile;
+import io.slotkeeper.timers.LedgerQueries;
+import io.slotkeeper.timers.SlotRunner;
+import io.slotkeeper.timers.Timers;
+import io.slotkeeper.timers.jobs.JobHandlers;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -84,6 +91,29 @@ public final class Slotkeeper implements AutoCloseable {
             Redis.createClient(
                 vertx, new RedisOptions().setConnectionString(infra.redis().connectionString())));
 
+    RedisLeases leases = new RedisLeases(redis, "slotkeeper:");
+    LedgerQueries ledger = new LedgerQueries(pool);
+    JobsFile jobs = JobsFile.fromEnvironment(config.jobsFileEnvironment());
+    SlotRunner runner =
+        new SlotRunner(
+            vertx,
+            writeModel.commands(),
+            JobHandlers.standard(writeModel, database.dataSource()),
+            config.instanceId());
+    Timers timers =
+        await(
+            Timers.deploy(
+                vertx,
+                jobs,
+                runner,
+                writeModel.commands(),
+                leases,
+                ledger,
+                SlotClock.system(),
+                config.instanceId(),
+                config.timersEnabled()),
+            "the timers");
+
     Tokens tokens =
         new Tokens(
             config.clientToken().orElseGet(() -> generated("client")),
@@ -91,6 +121,9 @@ public final class Slotkeeper implements AutoCloseable {
     HttpApiDependencies deps =
         new HttpApiDependencies(
             writeModel,
+            timers,
+            ledger,
+            leases,
             pool,
             redis,
             new IdempotencyStore(pool, config.idempotencyKeyTtl(), config.idempotencyLockTimeout()),
@@ -99,17 +132,21 @@ public final class Slotkeeper implements AutoCloseable {
             meters::scrape,
             Duration.ofSeconds(15));
     HttpApiVerticle http = new HttpApiVerticle(deps);
-    try {
-      vertx
-          .deployVerticle(
-              http,
-              new DeploymentOptions().setConfig(new JsonObject().put("port", config.httpPort())))
-          .await(60, TimeUnit.SECONDS);
-    } catch (java.util.concurrent.TimeoutException e) {
-      throw new IllegalStateException("the HTTP API did not start within 60 s", e);
-    }
+    await(
+        vertx.deployVerticle(
+            http,
+            new DeploymentOptions().setConfig(new JsonObject().put("port", config.httpPort()))),
+        "the HTTP API");
     httpPort = http.actualPort();
     log.info("slotkeeper instance {} ready on http://127.0.0.1:{}", config.instanceId(), httpPort);
+  }
+
+  private static <T> T await(io.vertx.core.Future<T> future, String what) {
+    try {
+      return future.await(60, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new IllegalStateException(what + " did not start within 60 s", e);
+    }
   }
 
   private static Pool readPool(Vertx vertx, PostgresEndpoint pg, int size, String instanceId) {

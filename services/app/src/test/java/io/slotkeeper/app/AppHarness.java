@@ -33,6 +33,8 @@ final class AppHarness implements AutoCloseable {
     env.put("SLOTKEEPER_INSTANCE_ID", "test-" + purpose);
     env.put("SLOTKEEPER_CLIENT_TOKEN", CLIENT);
     env.put("SLOTKEEPER_OPERATOR_TOKEN", OPERATOR);
+    // The shipped jobs would process orders behind the tests' backs; tests that want timers ask.
+    env.put("SLOTKEEPER_TIMERS_ENABLED", "false");
     env.putAll(extraEnv);
     app = Slotkeeper.start(SlotkeeperConfig.from(env));
   }

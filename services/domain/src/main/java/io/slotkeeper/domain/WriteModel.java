@@ -16,6 +16,7 @@ import io.slotkeeper.domain.slots.SlotLedgerProjection;
 import io.slotkeeper.events.Command;
 import io.slotkeeper.platform.axon.AxonStorage;
 import io.slotkeeper.platform.db.Database;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -65,7 +66,14 @@ public final class WriteModel implements AutoCloseable {
   }
 
   /** Options of the write side. */
-  public record Options(String instanceId, int commandThreads, boolean startProcessors) {}
+  public record Options(
+      String instanceId, int commandThreads, boolean startProcessors, Clock clock) {
+
+    /** Options with the system clock. */
+    public Options(String instanceId, int commandThreads, boolean startProcessors) {
+      this(instanceId, commandThreads, startProcessors, Clock.systemUTC());
+    }
+  }
 
   /** Builds and starts the write side. */
   public static WriteModel start(Database database, Options options) {
@@ -91,7 +99,9 @@ public final class WriteModel implements AutoCloseable {
                         // Events of other instances are seen within this delay.
                         .fetchDelay(100)
                         .build())
-            .configureCommandBus(c -> commandBus(c, database, ledger, options.commandThreads()));
+            .configureCommandBus(c -> commandBus(c, database, ledger, options.commandThreads()))
+            // Handlers that need the time take a Clock parameter; Axon injects this one.
+            .registerComponent(Clock.class, c -> options.clock());
     for (Class<?> aggregate : AGGREGATES) {
       configurer.configureAggregate(
           AggregateConfigurer.defaultConfiguration(aggregate)

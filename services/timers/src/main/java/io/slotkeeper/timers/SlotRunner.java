@@ -7,7 +7,6 @@ import io.slotkeeper.events.DeterministicIds;
 import io.slotkeeper.events.slots.SlotCommand.CompleteSlot;
 import io.slotkeeper.events.slots.SlotCommand.FailSlot;
 import io.slotkeeper.events.slots.SlotCommand.FireSlot;
-import io.slotkeeper.scheduler.schedule.SlotClock;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -29,19 +28,13 @@ public final class SlotRunner {
   private final CommandService commands;
   private final Map<String, JobHandler> handlers;
   private final String instanceId;
-  private final SlotClock clock;
 
   public SlotRunner(
-      Vertx vertx,
-      CommandService commands,
-      Map<String, JobHandler> handlers,
-      String instanceId,
-      SlotClock clock) {
+      Vertx vertx, CommandService commands, Map<String, JobHandler> handlers, String instanceId) {
     this.vertx = vertx;
     this.commands = commands;
     this.handlers = Map.copyOf(handlers);
     this.instanceId = instanceId;
-    this.clock = clock;
   }
 
   /** Whether a handler exists for the job. */
@@ -55,15 +48,17 @@ public final class SlotRunner {
     String slotId = DeterministicIds.forSlot(job.name(), nominal);
     FireSlot fire =
         new FireSlot(
-            DeterministicIds.forSlotCommand(job.name(), nominal, "fire-" + attempt),
+            // Per attempt, instance and token: the same fire re-sent is a duplicate; another
+            // instance's fire is a different command that the slot itself accepts or refuses.
+            DeterministicIds.forSlotCommand(
+                job.name(), nominal, "fire-" + attempt + "-" + instanceId + "-" + token),
             slotId,
             job.name(),
             nominal,
             instanceId,
             token,
             attempt,
-            backfill,
-            clock.now());
+            backfill);
     return this.<SlotSnapshot>send(fire)
         .compose(
             outcome -> {

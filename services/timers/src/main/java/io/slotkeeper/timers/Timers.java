@@ -42,7 +42,8 @@ public final class Timers {
       RedisLeases leases,
       LedgerQueries ledger,
       SlotClock clock,
-      String instanceId) {
+      String instanceId,
+      boolean startTimers) {
     for (JobDefinition job : jobs.jobs()) {
       if (!runner.handles(job.name())) {
         return Future.failedFuture(
@@ -52,6 +53,10 @@ public final class Timers {
     }
     Timers timers = new Timers(jobs, runner);
     List<Future<String>> deployed = new ArrayList<>();
+    if (!startTimers) {
+      log.warn("timers are off on this instance: no job fires here (manual runs still work)");
+      return Future.succeededFuture(timers);
+    }
     for (JobDefinition job : jobs.jobs()) {
       if (!job.enabled()) {
         log.info("job {} is disabled in {}", job.name(), jobs.source());

@@ -55,9 +55,7 @@ final class TimerInstance implements AutoCloseable {
             Redis.createClient(
                 vertx,
                 new RedisOptions().setConnectionString(TestInfra.redis().connectionString())));
-    runner =
-        new SlotRunner(
-            vertx, writeModel.commands(), handlers.apply(writeModel), id, SlotClock.system());
+    runner = new SlotRunner(vertx, writeModel.commands(), handlers.apply(writeModel), id);
     timers =
         Timers.deploy(
                 vertx,
@@ -67,7 +65,8 @@ final class TimerInstance implements AutoCloseable {
                 new RedisLeases(redis, leasePrefix),
                 new LedgerQueries(pool),
                 SlotClock.system(),
-                id)
+                id,
+                true)
             .await(20, TimeUnit.SECONDS);
   }
 

@@ -17,7 +17,8 @@ public sealed interface SlotCommand extends Command {
 
   /**
    * An instance holding the job's lease under {@code fencingToken} starts the slot's work (attempt
-   * 1, or a retry / takeover with a higher attempt number).
+   * 1, or a retry / takeover with a higher attempt number). The ledger stamps the fire time itself,
+   * so re-sending the same fire is the same command.
    */
   record FireSlot(
       String commandId,
@@ -27,8 +28,7 @@ public sealed interface SlotCommand extends Command {
       String instanceId,
       long fencingToken,
       int attempt,
-      boolean backfill,
-      Instant firedAt)
+      boolean backfill)
       implements SlotCommand {}
 
   /** The slot's work finished; {@code counts} are its effects (orders processed, rows deleted). */

@@ -5,6 +5,8 @@ import io.slotkeeper.api.http.auth.BearerAuth;
 import io.slotkeeper.api.http.health.HealthRoutes;
 import io.slotkeeper.api.http.inventory.InventoryQueries;
 import io.slotkeeper.api.http.inventory.InventoryRoutes;
+import io.slotkeeper.api.http.jobs.JobRoutes;
+import io.slotkeeper.api.http.jobs.JobRunQueries;
 import io.slotkeeper.api.http.orders.OrderQueries;
 import io.slotkeeper.api.http.orders.OrderRoutes;
 import io.slotkeeper.api.http.problem.ApiProblem;
@@ -58,6 +60,9 @@ public final class ApiRouter {
         .mount(router, auth);
     new RefundRoutes(commands, idempotent, new RefundQueries(deps.pool())).mount(router, auth);
     new AdminRoutes(vertx, deps.writeModel()).mount(router, auth);
+    new JobRoutes(
+            deps.timers(), deps.ledger(), deps.leases(), new JobRunQueries(deps.pool()), idempotent)
+        .mount(router, auth);
 
     router.route().failureHandler(ApiRouter::failure);
     router.errorHandler(

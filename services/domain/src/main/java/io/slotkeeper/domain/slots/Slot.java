@@ -15,6 +15,7 @@ import io.slotkeeper.events.slots.SlotEvent.SlotFired;
 import io.slotkeeper.events.slots.SlotEvent.SlotMissed;
 import io.slotkeeper.events.slots.SlotEvent.SlotSkipped;
 import io.slotkeeper.events.slots.SlotStatus;
+import java.time.Clock;
 import java.time.Instant;
 import org.axonframework.commandhandling.CommandHandler;
 import org.axonframework.eventhandling.SequenceNumber;
@@ -46,14 +47,14 @@ public class Slot {
 
   @CommandHandler
   @CreationPolicy(AggregateCreationPolicy.CREATE_IF_MISSING)
-  SlotSnapshot handle(FireSlot cmd) {
+  SlotSnapshot handle(FireSlot cmd, Clock clock) {
     if (status == null || status == SlotStatus.FAILED) {
       int next = status == null ? Math.max(1, cmd.attempt()) : attempt + 1;
-      fire(cmd, next);
+      fire(cmd, next, clock.instant());
       return snapshot(true);
     }
     if (status == SlotStatus.FIRED && cmd.fencingToken() > fencingToken) {
-      fire(cmd, attempt + 1);
+      fire(cmd, attempt + 1, clock.instant());
       return snapshot(true);
     }
     String reason =
@@ -64,7 +65,7 @@ public class Slot {
     return snapshot(false);
   }
 
-  private void fire(FireSlot cmd, int attemptNumber) {
+  private void fire(FireSlot cmd, int attemptNumber, Instant firedAt) {
     apply(
         new SlotFired(
             cmd.slotId(),
@@ -74,7 +75,7 @@ public class Slot {
             cmd.fencingToken(),
             attemptNumber,
             cmd.backfill(),
-            cmd.firedAt()));
+            firedAt));
   }
 
   private String slotIdOf(FireSlot cmd) {

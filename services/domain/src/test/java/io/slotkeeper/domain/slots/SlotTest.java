@@ -32,21 +32,14 @@ class SlotTest {
   @BeforeEach
   void setUp() {
     fixture = new AggregateTestFixture<>(Slot.class);
+    fixture.registerInjectableResource(java.time.Clock.fixed(FIRED_AT, java.time.ZoneOffset.UTC));
     fixture.registerCommandTargetResolver(
         cmd -> new VersionedAggregateIdentifier(((Command) cmd.getPayload()).aggregateId(), null));
   }
 
   static FireSlot fire(String instance, long token, int attempt) {
     return new FireSlot(
-        "f-" + instance + token + attempt,
-        "s-1",
-        "job",
-        NOMINAL,
-        instance,
-        token,
-        attempt,
-        false,
-        FIRED_AT);
+        "f-" + instance + token + attempt, "s-1", "job", NOMINAL, instance, token, attempt, false);
   }
 
   static SlotFired fired(String instance, long token, int attempt) {

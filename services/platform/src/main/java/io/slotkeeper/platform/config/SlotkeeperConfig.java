@@ -30,7 +30,9 @@ public record SlotkeeperConfig(
     Duration idempotencyLockTimeout,
     int commandThreads,
     int jdbcPoolSize,
-    int pgClientPoolSize) {
+    int pgClientPoolSize,
+    boolean timersEnabled,
+    Optional<String> jobsFile) {
 
   /** Reads the configuration of this process. */
   public static SlotkeeperConfig fromEnvironment() {
@@ -66,7 +68,14 @@ public record SlotkeeperConfig(
             "SLOTKEEPER_IDEMPOTENCY_LOCK_TIMEOUT", Duration.ofSeconds(30), Duration.ofSeconds(1)),
         s.intRange("SLOTKEEPER_COMMAND_THREADS", 8, 1, 256),
         s.intRange("SLOTKEEPER_JDBC_POOL_SIZE", 12, 2, 500),
-        s.intRange("SLOTKEEPER_PG_CLIENT_POOL_SIZE", 8, 1, 500));
+        s.intRange("SLOTKEEPER_PG_CLIENT_POOL_SIZE", 8, 1, 500),
+        s.bool("SLOTKEEPER_TIMERS_ENABLED", true),
+        s.optional("SLOTKEEPER_JOBS_FILE"));
+  }
+
+  /** The settings the jobs file loader reads (it names SLOTKEEPER_JOBS_FILE in its errors). */
+  public Map<String, String> jobsFileEnvironment() {
+    return jobsFile.map(f -> Map.of("SLOTKEEPER_JOBS_FILE", f)).orElse(Map.of());
   }
 
   /** Host name plus pid: unique per process, stable for its life, readable in logs. */
@@ -140,6 +149,17 @@ public record SlotkeeperConfig(
         throw new ConfigException(key, "must be at least " + min + ", got " + d);
       }
       return d;
+    }
+
+    boolean bool(String key, boolean fallback) {
+      Optional<String> v = optional(key);
+      if (v.isEmpty()) {
+        return fallback;
+      }
+      if (!v.get().equals("true") && !v.get().equals("false")) {
+        throw new ConfigException(key, "must be true or false, got '" + v.get() + "'");
+      }
+      return Boolean.parseBoolean(v.get());
     }
 
     Optional<String> token(String key) {

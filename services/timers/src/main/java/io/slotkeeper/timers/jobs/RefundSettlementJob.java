@@ -15,10 +15,11 @@ import javax.sql.DataSource;
  * {@code refund-settlement}: issues REQUESTED refunds (oldest first, at most {@code batchSize},
  * default 100).
  *
- * <p>The command ID is {@link #issueCommandId(String)}, the same one the HTTP issue route uses, and
- * deliberately not a slot command ID: an operator's issue and the job's issue of one refund are
- * then one command, and the ledger pays it once. Different IDs would still be safe (the aggregate
- * answers an issued refund with a no-op), but one ID makes it visible as a duplicate.
+ * <p>The command ID is {@link DeterministicIds#issueRefund(String)}, the same one the HTTP issue
+ * route uses, and deliberately not a slot command ID: an operator's issue and the job's issue of
+ * one refund are then one command, and the ledger pays it once. Different IDs would still be safe
+ * (the aggregate answers an issued refund with a no-op), but one ID makes it visible as a
+ * duplicate.
  *
  * <p>Counts: {@code issued}, {@code alreadyIssued} (a duplicate or a no-op: the read table lagged
  * behind an earlier issue), {@code rejected} (the domain refused, e.g. the refund was rejected
@@ -40,11 +41,6 @@ public final class RefundSettlementJob implements JobHandler {
     this.sql = new JobSql(readSide);
   }
 
-  /** The one command ID of issuing a refund, shared with the HTTP route. */
-  public static String issueCommandId(String refundId) {
-    return DeterministicIds.forStep(refundId, "issue", "");
-  }
-
   @Override
   public Map<String, Long> run(SlotRun run) {
     int batchSize = JobParams.positiveInt(run, "batchSize", 100);
@@ -53,7 +49,10 @@ public final class RefundSettlementJob implements JobHandler {
         sql.query(
             REQUESTED,
             rs ->
-                new IssueRefund(issueCommandId(rs.getString(1)), rs.getString(2), rs.getString(1)),
+                new IssueRefund(
+                    DeterministicIds.issueRefund(rs.getString(1)),
+                    rs.getString(2),
+                    rs.getString(1)),
             batchSize)) {
       Optional<CommandOutcome<RefundSnapshot>> outcome =
           Commands.sendUnlessRefused(commands, issue, run);

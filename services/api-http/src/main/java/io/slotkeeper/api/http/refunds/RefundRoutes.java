@@ -100,9 +100,7 @@ public final class RefundRoutes {
                         commands.<RefundSnapshot>send(
                             // One issue per refund, whoever asks and however often.
                             new IssueRefund(
-                                DeterministicIds.forStep(refundId, "issue", ""),
-                                orderId,
-                                refundId)))
+                                DeterministicIds.issueRefund(refundId), orderId, refundId)))
                 .map(o -> ApiResponse.ok(json(o))));
   }
 
