@@ -1,5 +1,6 @@
 package io.slotkeeper.app;
 
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -18,6 +19,7 @@ import io.slotkeeper.platform.config.SlotkeeperConfig;
 import io.slotkeeper.platform.db.Database;
 import io.slotkeeper.scheduler.schedule.SlotClock;
 import io.slotkeeper.scheduler.schedule.job.JobsFile;
+import io.slotkeeper.timers.ClockSkewVerticle;
 import io.slotkeeper.timers.LedgerQueries;
 import io.slotkeeper.timers.SlotRunner;
 import io.slotkeeper.timers.Timers;
@@ -114,6 +116,12 @@ public final class Slotkeeper implements AutoCloseable {
                 config.timersEnabled()),
             "the timers");
 
+    ClockSkewVerticle skew = new ClockSkewVerticle(pool, SlotClock.system());
+    await(vertx.deployVerticle(skew), "the clock skew probe");
+    Gauge.builder("slotkeeper.clock.skew.seconds", skew, s -> seconds(s.skew()))
+        .description("PostgreSQL's clock minus this instance's")
+        .register(meters);
+
     Tokens tokens =
         new Tokens(
             config.clientToken().orElseGet(() -> generated("client")),
@@ -139,6 +147,10 @@ public final class Slotkeeper implements AutoCloseable {
         "the HTTP API");
     httpPort = http.actualPort();
     log.info("slotkeeper instance {} ready on http://127.0.0.1:{}", config.instanceId(), httpPort);
+  }
+
+  private static double seconds(Duration d) {
+    return d == null ? Double.NaN : d.toNanos() / 1e9;
   }
 
   private static <T> T await(io.vertx.core.Future<T> future, String what) {

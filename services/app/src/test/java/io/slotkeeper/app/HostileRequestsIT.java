@@ -151,7 +151,9 @@ class HostileRequestsIT {
                 .getJsonObject("postgres")
                 .getString("status"))
         .isEqualTo("UP");
-    assertThat(h.get("/metrics", null).body()).contains("jvm_memory_used_bytes");
+    assertThat(h.get("/metrics", null).body())
+        .contains("jvm_memory_used_bytes")
+        .contains("slotkeeper_clock_skew_seconds");
     assertThat(h.get("/openapi.yaml", null).body()).contains("openapi: 3");
     assertThat(h.get("/v1/does-not-exist", AppHarness.CLIENT).statusCode()).isEqualTo(404);
   }
