@@ -42,11 +42,29 @@ public final class TestInfra {
             DriverManager.getConnection(admin.jdbcUrl(), admin.user(), admin.password());
         Statement st = c.createStatement()) {
       st.execute("CREATE DATABASE " + name);
+      dropAtExit(admin, name);
     } catch (SQLException e) {
       throw new IllegalStateException(
           "cannot create test database " + name + ": " + e.getMessage(), e);
     }
     return admin.withDatabase(name);
+  }
+
+  /** Test databases live on the machine's server: drop them when the test JVM ends. */
+  private static void dropAtExit(PostgresEndpoint admin, String name) {
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  try (Connection c =
+                          DriverManager.getConnection(
+                              admin.jdbcUrl(), admin.user(), admin.password());
+                      Statement st = c.createStatement()) {
+                    st.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+                  } catch (SQLException e) {
+                    // best effort: a database left behind costs disk, not correctness
+                  }
+                }));
   }
 
   /** The test PostgreSQL server (its maintenance database). */
