@@ -144,6 +144,30 @@ class OrdersHttpIT {
   }
 
   @Test
+  void aRebuiltProjectionShowsTheSameOrders() {
+    String orderId =
+        new JsonObject(h.post("/v1/orders", AppHarness.CLIENT, "rebuild-place", ORDER).body())
+            .getString("orderId");
+    h.awaitJson("/v1/orders/" + orderId, j -> "NEW".equals(j.getString("status")));
+    assertThat(
+            h.post("/v1/admin/projections/orders-projection/rebuild", AppHarness.OPERATOR, null, "")
+                .statusCode())
+        .isEqualTo(400);
+    HttpResponse<String> rebuild =
+        h.post("/v1/admin/projections/orders-projection/rebuild", AppHarness.OPERATOR, "rb-1", "");
+    assertThat(rebuild.statusCode()).isEqualTo(202);
+    assertThat(
+            h.post("/v1/admin/projections/nope/rebuild", AppHarness.OPERATOR, "rb-2", "")
+                .statusCode())
+        .isEqualTo(404);
+    h.awaitJson("/v1/orders/" + orderId, j -> "NEW".equals(j.getString("status")));
+    assertThat(h.count("SELECT count(*) FROM orders"))
+        .isEqualTo(
+            h.count(
+                "SELECT count(DISTINCT aggregate_identifier) FROM domain_event_entry WHERE payload_type LIKE '%OrderPlaced'"));
+  }
+
+  @Test
   void unknownOrdersAre404() {
     HttpResponse<String> get = h.get("/v1/orders/nope", AppHarness.CLIENT);
     assertThat(get.statusCode()).isEqualTo(404);

@@ -59,7 +59,7 @@ public final class ApiRouter {
     new InventoryRoutes(commands, idempotent, new InventoryQueries(deps.pool()))
         .mount(router, auth);
     new RefundRoutes(commands, idempotent, new RefundQueries(deps.pool())).mount(router, auth);
-    new AdminRoutes(vertx, deps.writeModel()).mount(router, auth);
+    new AdminRoutes(vertx, deps.writeModel(), idempotent).mount(router, auth);
     new JobRoutes(
             deps.timers(), deps.ledger(), deps.leases(), new JobRunQueries(deps.pool()), idempotent)
         .mount(router, auth);

@@ -3,23 +3,29 @@ package io.slotkeeper.api.http.admin;
 import io.slotkeeper.api.http.auth.BearerAuth;
 import io.slotkeeper.api.http.auth.Role;
 import io.slotkeeper.api.http.problem.ApiProblem;
-import io.slotkeeper.api.http.problem.Problems;
+import io.slotkeeper.api.http.support.ApiResponse;
+import io.slotkeeper.api.http.support.IdempotentCommands;
+import io.slotkeeper.api.http.support.JsonBodies;
 import io.slotkeeper.api.http.support.PathIds;
+import io.slotkeeper.api.http.support.RequestFields;
 import io.slotkeeper.domain.WriteModel;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import java.util.Set;
 
 /** Operator endpoints of the write side: list projections, rebuild one by replay. */
 public final class AdminRoutes {
 
   private final Vertx vertx;
   private final WriteModel writeModel;
+  private final IdempotentCommands idempotent;
 
-  public AdminRoutes(Vertx vertx, WriteModel writeModel) {
+  public AdminRoutes(Vertx vertx, WriteModel writeModel, IdempotentCommands idempotent) {
     this.vertx = vertx;
     this.writeModel = writeModel;
+    this.idempotent = idempotent;
   }
 
   public void mount(Router router, BearerAuth auth) {
@@ -44,20 +50,26 @@ public final class AdminRoutes {
     if (!writeModel.processors().containsKey(name)) {
       throw ApiProblem.notFound("no projection named " + name);
     }
-    // Stopping and resetting a processor blocks: never on the event loop.
-    vertx
-        .executeBlocking(
-            () -> {
-              writeModel.rebuild(name);
-              return name;
-            })
-        .onSuccess(
-            n ->
-                ctx.response()
-                    .setStatusCode(202)
-                    .putHeader("Content-Type", "application/json")
-                    .end(
-                        new JsonObject().put("projection", n).put("status", "REBUILDING").encode()))
-        .onFailure(e -> Problems.send(ctx, Problems.from(e)));
+    String key = IdempotentCommands.requireKey(ctx);
+    RequestFields.of(JsonBodies.optionalObject(ctx), Set.of()).throwIfInvalid();
+    idempotent.run(
+        ctx,
+        "projections.rebuild",
+        key,
+        new JsonObject().put("projection", name),
+        k ->
+            // Stopping and resetting a processor blocks: never on the event loop.
+            vertx
+                .executeBlocking(
+                    () -> {
+                      writeModel.rebuild(name);
+                      return name;
+                    })
+                .map(
+                    n ->
+                        new ApiResponse(
+                            202,
+                            new JsonObject().put("projection", n).put("status", "REBUILDING"),
+                            java.util.Map.of())));
   }
 }
