@@ -14,9 +14,9 @@ import io.slotkeeper.domain.WriteModel;
 import io.slotkeeper.idempotency.IdempotencyStore;
 import io.slotkeeper.leases.RedisLeases;
 import io.slotkeeper.platform.Infrastructure;
-import io.slotkeeper.platform.config.PostgresEndpoint;
 import io.slotkeeper.platform.config.SlotkeeperConfig;
 import io.slotkeeper.platform.db.Database;
+import io.slotkeeper.platform.db.ReadPools;
 import io.slotkeeper.scheduler.schedule.SlotClock;
 import io.slotkeeper.scheduler.schedule.job.JobsFile;
 import io.slotkeeper.timers.ClockSkewVerticle;
@@ -27,13 +27,10 @@ import io.slotkeeper.timers.jobs.JobHandlers;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
-import io.vertx.pgclient.PgBuilder;
-import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisAPI;
 import io.vertx.redis.client.RedisOptions;
 import io.vertx.sqlclient.Pool;
-import io.vertx.sqlclient.PoolOptions;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -87,7 +84,12 @@ public final class Slotkeeper implements AutoCloseable {
 
     Vertx vertx = Vertx.vertx();
     toClose.push(() -> vertx.close().await(30, TimeUnit.SECONDS));
-    Pool pool = readPool(vertx, infra.postgres(), config.pgClientPoolSize(), config.instanceId());
+    Pool pool =
+        ReadPools.create(
+            vertx,
+            infra.postgres(),
+            config.pgClientPoolSize(),
+            "slotkeeper-read-" + config.instanceId());
     RedisAPI redis =
         RedisAPI.api(
             Redis.createClient(
@@ -159,22 +161,6 @@ public final class Slotkeeper implements AutoCloseable {
     } catch (java.util.concurrent.TimeoutException e) {
       throw new IllegalStateException(what + " did not start within 60 s", e);
     }
-  }
-
-  private static Pool readPool(Vertx vertx, PostgresEndpoint pg, int size, String instanceId) {
-    PgConnectOptions connect =
-        new PgConnectOptions()
-            .setHost(pg.host())
-            .setPort(pg.port())
-            .setDatabase(pg.database())
-            .setUser(pg.user())
-            .setPassword(pg.password())
-            .addProperty("application_name", "slotkeeper-read-" + instanceId);
-    return PgBuilder.pool()
-        .with(new PoolOptions().setMaxSize(size))
-        .connectingTo(connect)
-        .using(vertx)
-        .build();
   }
 
   /** A random token for a role left unconfigured; printed once so the operator can use it. */

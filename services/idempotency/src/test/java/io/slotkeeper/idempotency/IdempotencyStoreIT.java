@@ -4,10 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.slotkeeper.platform.config.PostgresEndpoint;
 import io.slotkeeper.platform.db.Database;
+import io.slotkeeper.platform.db.ReadPools;
 import io.slotkeeper.testing.TestInfra;
 import io.vertx.core.Vertx;
-import io.vertx.pgclient.PgBuilder;
-import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.Pool;
 import java.time.Duration;
 import java.util.Map;
@@ -28,17 +27,7 @@ class IdempotencyStoreIT {
     PostgresEndpoint db = TestInfra.freshDatabase("idem");
     Database.open(db, 2, "idem-test").close(); // migrates the schema
     vertx = Vertx.vertx();
-    pool =
-        PgBuilder.pool()
-            .connectingTo(
-                new PgConnectOptions()
-                    .setHost(db.host())
-                    .setPort(db.port())
-                    .setDatabase(db.database())
-                    .setUser(db.user())
-                    .setPassword(db.password()))
-            .using(vertx)
-            .build();
+    pool = ReadPools.create(vertx, db, 4, "idem-test");
     store = new IdempotencyStore(pool, Duration.ofHours(24), Duration.ofSeconds(30));
   }
 

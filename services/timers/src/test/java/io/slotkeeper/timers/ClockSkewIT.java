@@ -3,11 +3,10 @@ package io.slotkeeper.timers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.slotkeeper.platform.config.PostgresEndpoint;
+import io.slotkeeper.platform.db.ReadPools;
 import io.slotkeeper.scheduler.schedule.SettableClock;
 import io.slotkeeper.testing.TestInfra;
 import io.vertx.core.Vertx;
-import io.vertx.pgclient.PgBuilder;
-import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.Pool;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,17 +21,7 @@ class ClockSkewIT {
     PostgresEndpoint db = TestInfra.postgresServer();
     Vertx vertx = Vertx.vertx();
     try {
-      Pool pool =
-          PgBuilder.pool()
-              .connectingTo(
-                  new PgConnectOptions()
-                      .setHost(db.host())
-                      .setPort(db.port())
-                      .setDatabase(db.database())
-                      .setUser(db.user())
-                      .setPassword(db.password()))
-              .using(vertx)
-              .build();
+      Pool pool = ReadPools.create(vertx, db, 2, "skew-test");
       SettableClock behind = new SettableClock(Instant.now().minus(Duration.ofHours(1)));
       ClockSkewVerticle probe = new ClockSkewVerticle(pool, behind);
       // Not deployed: its periodic probe would race with this one.

@@ -4,12 +4,11 @@ import io.slotkeeper.domain.WriteModel;
 import io.slotkeeper.leases.RedisLeases;
 import io.slotkeeper.platform.config.PostgresEndpoint;
 import io.slotkeeper.platform.db.Database;
+import io.slotkeeper.platform.db.ReadPools;
 import io.slotkeeper.scheduler.schedule.SlotClock;
 import io.slotkeeper.scheduler.schedule.job.JobsFile;
 import io.slotkeeper.testing.TestInfra;
 import io.vertx.core.Vertx;
-import io.vertx.pgclient.PgBuilder;
-import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisAPI;
 import io.vertx.redis.client.RedisOptions;
@@ -39,17 +38,7 @@ final class TimerInstance implements AutoCloseable {
     this.id = id;
     database = Database.open(db, 6, id);
     writeModel = WriteModel.start(database, new WriteModel.Options(id, 4, true));
-    pool =
-        PgBuilder.pool()
-            .connectingTo(
-                new PgConnectOptions()
-                    .setHost(db.host())
-                    .setPort(db.port())
-                    .setDatabase(db.database())
-                    .setUser(db.user())
-                    .setPassword(db.password()))
-            .using(vertx)
-            .build();
+    pool = ReadPools.create(vertx, db, 4, id);
     RedisAPI redis =
         RedisAPI.api(
             Redis.createClient(
