@@ -38,8 +38,8 @@ public final class SlotRunner {
   }
 
   /** Whether a handler exists for the job. */
-  public boolean handles(String job) {
-    return handlers.containsKey(job);
+  public boolean handles(JobDefinition job) {
+    return handlers.containsKey(job.handler());
   }
 
   /** Fires attempt {@code attempt} of the slot under {@code token} and runs it if accepted. */
@@ -84,7 +84,7 @@ public final class SlotRunner {
   }
 
   private Future<RunResult> execute(JobDefinition job, SlotSnapshot slot) {
-    JobHandler handler = handlers.get(job.name());
+    JobHandler handler = handlers.get(job.handler());
     SlotRun run =
         new SlotRun(job.name(), slot.nominal(), slot.slotId(), slot.attempt(), job.params());
     long started = System.nanoTime();

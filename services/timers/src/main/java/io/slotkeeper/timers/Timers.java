@@ -45,10 +45,15 @@ public final class Timers {
       String instanceId,
       boolean startTimers) {
     for (JobDefinition job : jobs.jobs()) {
-      if (!runner.handles(job.name())) {
+      if (!runner.handles(job)) {
         return Future.failedFuture(
             new IllegalArgumentException(
-                jobs.source() + ": job '" + job.name() + "' has no handler in this build"));
+                jobs.source()
+                    + ": job '"
+                    + job.name()
+                    + "' names handler '"
+                    + job.handler()
+                    + "', which this build does not have"));
       }
     }
     Timers timers = new Timers(jobs, runner);

@@ -17,6 +17,8 @@ import java.util.Objects;
  * @param name unique name; part of every slot ID, so renaming a job starts new slots
  * @param leaseTtl how long one instance holds the job's lease before another may take over
  * @param params free-form settings the job's handler reads (e.g. {@code stuckAfter})
+ * @param handler the name of the code that does the work; the job's name unless the file says
+ *     otherwise, so several jobs can run one handler with different parameters
  */
 public record JobDefinition(
     String name,
@@ -29,7 +31,8 @@ public record JobDefinition(
     DstPolicy dstPolicy,
     RetryPolicy retryPolicy,
     Duration leaseTtl,
-    Map<String, String> params) {
+    Map<String, String> params,
+    String handler) {
 
   /** Catch-up window when none is given. */
   public static final Duration DEFAULT_CATCH_UP_WINDOW = Duration.ofMinutes(10);
@@ -55,5 +58,8 @@ public record JobDefinition(
       throw new IllegalArgumentException("leaseTtl must be positive");
     }
     params = Map.copyOf(params);
+    if (handler == null || handler.isBlank()) {
+      handler = name;
+    }
   }
 }

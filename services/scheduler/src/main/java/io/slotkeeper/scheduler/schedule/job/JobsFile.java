@@ -64,7 +64,8 @@ public record JobsFile(String source, List<JobDefinition> jobs) {
           "dst",
           "retry",
           "leaseTtl",
-          "params");
+          "params",
+          "handler");
 
   /** Copies the list. */
   public JobsFile {
@@ -174,7 +175,8 @@ public record JobsFile(String source, List<JobDefinition> jobs) {
         dst,
         retryPolicy,
         f.duration("leaseTtl", JobDefinition.DEFAULT_LEASE_TTL, Duration.ofSeconds(1)),
-        f.params("params"));
+        f.params("params"),
+        f.text("handler", name));
   }
 
   /** Typed, validated reading of one mapping; every error names {@code prefix + field}. */

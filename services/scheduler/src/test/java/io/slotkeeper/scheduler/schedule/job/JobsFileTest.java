@@ -65,6 +65,18 @@ class JobsFileTest {
   }
 
   @Test
+  void aJobRunsTheHandlerOfItsNameUnlessItNamesAnother() {
+    JobsFile file =
+        JobsFile.parse(
+            "jobs:\n"
+                + VALID_JOB
+                + "  - name: b\n    schedule: { every: PT1S }\n    handler: daily-report\n",
+            "t");
+    assertThat(file.jobs().get(0).handler()).isEqualTo("a");
+    assertThat(file.jobs().get(1).handler()).isEqualTo("daily-report");
+  }
+
+  @Test
   void defaultsApplyToOmittedFields() {
     JobDefinition job = JobsFile.parse("jobs:\n" + VALID_JOB, "t").jobs().get(0);
     assertThat(job.zone()).isEqualTo(ZoneOffset.UTC);
