@@ -164,7 +164,7 @@ class JobsFileTest {
   static Stream<Arguments> invalidJobs() {
     return Stream.of(
             "schedule: { every: PT1S }\n    colour: red"
-                + "| jobs[0] (a).colour: unknown field (known: catchUp, dst, enabled, leaseTtl, name,"
+                + "| jobs[0] (a).colour: unknown field (known: catchUp, dst, enabled, handler, leaseTtl, name,"
                 + " overlap, params, retry, schedule, zone)",
             "schedule: { every: PT1S, cron: '* * * * * *' }"
                 + "| jobs[0] (a).schedule: give exactly one of cron, every",
