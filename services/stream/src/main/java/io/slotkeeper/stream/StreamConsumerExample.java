@@ -105,13 +105,14 @@ public final class StreamConsumerExample {
 
   /** Creates the consumer group (from the stream's start) unless it exists. */
   public void ensureGroup() {
-    try {
-      await(redis.xgroup(List.of("CREATE", stream, group, "0", "MKSTREAM")));
-    } catch (RuntimeException e) {
-      if (e.getMessage() == null || !e.getMessage().contains("BUSYGROUP")) {
-        throw e;
-      }
-    }
+    await(
+        redis
+            .xgroup(List.of("CREATE", stream, group, "0", "MKSTREAM"))
+            .recover(
+                e ->
+                    String.valueOf(e.getMessage()).contains("BUSYGROUP")
+                        ? Future.succeededFuture()
+                        : Future.failedFuture(e)));
   }
 
   /**
