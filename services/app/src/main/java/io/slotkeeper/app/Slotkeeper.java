@@ -19,6 +19,8 @@ import io.slotkeeper.platform.db.Database;
 import io.slotkeeper.platform.db.ReadPools;
 import io.slotkeeper.scheduler.schedule.SlotClock;
 import io.slotkeeper.scheduler.schedule.job.JobsFile;
+import io.slotkeeper.stream.EventReader;
+import io.slotkeeper.stream.RedisEventPublisher;
 import io.slotkeeper.timers.ClockSkewVerticle;
 import io.slotkeeper.timers.LedgerQueries;
 import io.slotkeeper.timers.SlotRunner;
@@ -36,6 +38,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Base64;
 import java.util.Deque;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,6 +53,7 @@ public final class Slotkeeper implements AutoCloseable {
 
   private final Deque<AutoCloseable> toClose = new ArrayDeque<>();
   private int httpPort;
+  private WriteModel writeModel;
 
   private Slotkeeper() {}
 
@@ -71,9 +75,19 @@ public final class Slotkeeper implements AutoCloseable {
     toClose.push(infra);
     Database database = Database.open(infra.postgres(), config.jdbcPoolSize(), config.instanceId());
     toClose.push(database);
-    WriteModel writeModel =
+    // Vert.x and Redis first: the Redis Streams publisher runs inside the write side, which must
+    // stop before them.
+    Vertx vertx = Vertx.vertx();
+    toClose.push(() -> vertx.close().await(30, TimeUnit.SECONDS));
+    RedisAPI redis =
+        RedisAPI.api(
+            Redis.createClient(
+                vertx, new RedisOptions().setConnectionString(infra.redis().connectionString())));
+    writeModel =
         WriteModel.start(
-            database, new WriteModel.Options(config.instanceId(), config.commandThreads(), true));
+            database,
+            new WriteModel.Options(config.instanceId(), config.commandThreads(), true),
+            List.of(new RedisEventPublisher(redis, config.streamKey(), config.streamMaxLen())));
     toClose.push(writeModel);
 
     PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -82,18 +96,12 @@ public final class Slotkeeper implements AutoCloseable {
     new JvmThreadMetrics().bindTo(meters);
     new ProcessorMetrics().bindTo(meters);
 
-    Vertx vertx = Vertx.vertx();
-    toClose.push(() -> vertx.close().await(30, TimeUnit.SECONDS));
     Pool pool =
         ReadPools.create(
             vertx,
             infra.postgres(),
             config.pgClientPoolSize(),
             "slotkeeper-read-" + config.instanceId());
-    RedisAPI redis =
-        RedisAPI.api(
-            Redis.createClient(
-                vertx, new RedisOptions().setConnectionString(infra.redis().connectionString())));
 
     RedisLeases leases = new RedisLeases(redis, "slotkeeper:");
     LedgerQueries ledger = new LedgerQueries(pool);
@@ -140,7 +148,8 @@ public final class Slotkeeper implements AutoCloseable {
             tokens,
             meters,
             meters::scrape,
-            Duration.ofSeconds(15));
+            Duration.ofSeconds(15),
+            new EventReader(pool, config.streamGapTimeout()));
     HttpApiVerticle http = new HttpApiVerticle(deps);
     await(
         vertx.deployVerticle(
@@ -174,6 +183,11 @@ public final class Slotkeeper implements AutoCloseable {
         role,
         token);
     return token;
+  }
+
+  /** The write side (tests write through it directly). */
+  public WriteModel writeModel() {
+    return writeModel;
   }
 
   /** The HTTP port actually bound. */

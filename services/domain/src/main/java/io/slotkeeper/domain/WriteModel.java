@@ -77,6 +77,15 @@ public final class WriteModel implements AutoCloseable {
 
   /** Builds and starts the write side. */
   public static WriteModel start(Database database, Options options) {
+    return start(database, options, List.of());
+  }
+
+  /**
+   * Builds and starts the write side with extra tracking event handlers (each in the processing
+   * group its {@code @ProcessingGroup} names, with a durable token like the projections'), e.g. the
+   * Redis Streams publisher.
+   */
+  public static WriteModel start(Database database, Options options, List<Object> eventHandlers) {
     AxonStorage storage = new AxonStorage(database);
     ProjectionSql projectionSql = new ProjectionSql(database.transactions());
     CommandLedger ledger = new CommandLedger(database.transactions());
@@ -121,6 +130,9 @@ public final class WriteModel implements AutoCloseable {
         .registerDefaultListenerInvocationErrorHandler(c -> PropagatingErrorHandler.instance());
     for (Function<ProjectionSql, Object> projection : projections()) {
       configurer.eventProcessing().registerEventHandler(c -> projection.apply(projectionSql));
+    }
+    for (Object handler : eventHandlers) {
+      configurer.eventProcessing().registerEventHandler(c -> handler);
     }
     Configuration axon = configurer.buildConfiguration();
     if (options.startProcessors()) {

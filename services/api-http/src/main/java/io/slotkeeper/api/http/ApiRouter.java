@@ -2,6 +2,7 @@ package io.slotkeeper.api.http;
 
 import io.slotkeeper.api.http.admin.AdminRoutes;
 import io.slotkeeper.api.http.auth.BearerAuth;
+import io.slotkeeper.api.http.events.EventRoutes;
 import io.slotkeeper.api.http.health.HealthRoutes;
 import io.slotkeeper.api.http.inventory.InventoryQueries;
 import io.slotkeeper.api.http.inventory.InventoryRoutes;
@@ -60,6 +61,7 @@ public final class ApiRouter {
         .mount(router, auth);
     new RefundRoutes(commands, idempotent, new RefundQueries(deps.pool())).mount(router, auth);
     new AdminRoutes(vertx, deps.writeModel(), idempotent).mount(router, auth);
+    new EventRoutes(vertx, deps.events()).mount(router, auth);
     new JobRoutes(
             deps.timers(), deps.ledger(), deps.leases(), new JobRunQueries(deps.pool()), idempotent)
         .mount(router, auth);

@@ -24,4 +24,5 @@ public record HttpApiDependencies(
     Tokens tokens,
     MeterRegistry meters,
     Supplier<String> metricsScrape,
-    Duration commandTimeout) {}
+    Duration commandTimeout,
+    io.slotkeeper.stream.EventReader events) {}

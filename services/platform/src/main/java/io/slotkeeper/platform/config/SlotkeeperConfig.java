@@ -32,7 +32,11 @@ public record SlotkeeperConfig(
     int jdbcPoolSize,
     int pgClientPoolSize,
     boolean timersEnabled,
-    Optional<String> jobsFile) {
+    Optional<String> jobsFile,
+    int grpcPort,
+    String streamKey,
+    int streamMaxLen,
+    Duration streamGapTimeout) {
 
   /** Reads the configuration of this process. */
   public static SlotkeeperConfig fromEnvironment() {
@@ -70,7 +74,12 @@ public record SlotkeeperConfig(
         s.intRange("SLOTKEEPER_JDBC_POOL_SIZE", 12, 2, 500),
         s.intRange("SLOTKEEPER_PG_CLIENT_POOL_SIZE", 8, 1, 500),
         s.bool("SLOTKEEPER_TIMERS_ENABLED", true),
-        s.optional("SLOTKEEPER_JOBS_FILE"));
+        s.optional("SLOTKEEPER_JOBS_FILE"),
+        s.port("SLOTKEEPER_GRPC_PORT", 9090),
+        s.optional("SLOTKEEPER_STREAM_KEY").orElse("slotkeeper:events"),
+        s.intRange("SLOTKEEPER_STREAM_MAXLEN", 100_000, 100, 1_000_000_000),
+        s.duration(
+            "SLOTKEEPER_STREAM_GAP_TIMEOUT", Duration.ofSeconds(10), Duration.ofMillis(100)));
   }
 
   /** The settings the jobs file loader reads (it names SLOTKEEPER_JOBS_FILE in its errors). */

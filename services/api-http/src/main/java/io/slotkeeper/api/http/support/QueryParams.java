@@ -11,12 +11,17 @@ public final class QueryParams {
 
   /** An optional whole-number parameter in [min, max]. */
   public static int intParam(RoutingContext ctx, String name, int fallback, int min, int max) {
+    return (int) longParam(ctx, name, fallback, min, max);
+  }
+
+  /** An optional whole-number parameter in [min, max]. */
+  public static long longParam(RoutingContext ctx, String name, long fallback, long min, long max) {
     String raw = ctx.request().getParam(name);
     if (raw == null || raw.isEmpty()) {
       return fallback;
     }
     try {
-      int v = Integer.parseInt(raw);
+      long v = Long.parseLong(raw);
       if (v >= min && v <= max) {
         return v;
       }

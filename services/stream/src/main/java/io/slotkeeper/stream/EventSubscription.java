@@ -1,0 +1,94 @@
+package io.slotkeeper.stream;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Follows the event store from a position and hands every event after it, in order and once, to a
+ * sink (an SSE response, a gRPC stream). It polls the {@link EventReader} (every {@value
+ * #IDLE_MILLIS} ms when idle, at once while there is more), respects the sink's back-pressure, and
+ * stops when {@link #cancel()} is called (the subscriber went away). Runs on the caller's context.
+ */
+public final class EventSubscription {
+
+  /** Where the events go. */
+  public interface Sink {
+    /** Writes one event; the returned future completes when it was handed to the transport. */
+    Future<Void> write(StreamEvent event);
+
+    boolean writeQueueFull();
+
+    void drainHandler(Runnable then);
+  }
+
+  static final long IDLE_MILLIS = 100;
+  static final int PAGE = 500;
+  private static final Logger log = LoggerFactory.getLogger(EventSubscription.class);
+
+  private final Vertx vertx;
+  private final EventReader reader;
+  private final EventFilter filter;
+  private final Sink sink;
+  private long position;
+  private boolean cancelled;
+
+  private EventSubscription(
+      Vertx vertx, EventReader reader, long after, EventFilter filter, Sink sink) {
+    this.vertx = vertx;
+    this.reader = reader;
+    this.position = after;
+    this.filter = filter;
+    this.sink = sink;
+  }
+
+  /** Starts following the store after {@code after}. */
+  public static EventSubscription start(
+      Vertx vertx, EventReader reader, long after, EventFilter filter, Sink sink) {
+    EventSubscription s = new EventSubscription(vertx, reader, after, filter, sink);
+    s.pump();
+    return s;
+  }
+
+  /** Stops; no event is written after this returns. */
+  public void cancel() {
+    cancelled = true;
+  }
+
+  /** The position up to which every event has been considered. */
+  public long position() {
+    return position;
+  }
+
+  private void pump() {
+    if (cancelled) {
+      return;
+    }
+    reader
+        .page(position, PAGE, filter)
+        .onSuccess(
+            page -> {
+              if (cancelled) {
+                return;
+              }
+              for (StreamEvent e : page.events()) {
+                sink.write(e);
+              }
+              boolean progressed = page.next() > position;
+              position = page.next();
+              if (sink.writeQueueFull()) {
+                sink.drainHandler(this::pump);
+              } else if (progressed) {
+                vertx.runOnContext(v -> pump());
+              } else {
+                vertx.setTimer(IDLE_MILLIS, id -> pump());
+              }
+            })
+        .onFailure(
+            e -> {
+              log.warn("event subscription: reading the store failed, retrying: {}", e.toString());
+              vertx.setTimer(1000, id -> pump());
+            });
+  }
+}

@@ -1,0 +1,110 @@
+package io.slotkeeper.stream;
+
+import io.slotkeeper.platform.json.Json;
+import io.vertx.core.json.JsonObject;
+import io.vertx.redis.client.RedisAPI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.axonframework.config.ProcessingGroup;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.eventhandling.EventMessage;
+import org.axonframework.eventhandling.TrackingToken;
+
+/**
+ * Fans every stored event out to a Redis stream ({@code slotkeeper:events} by default), at least
+ * once. It is a tracking event handler in its own processing group: its position is Axon's token in
+ * {@code token_entry}, committed after the batch's appends. A failed append throws, the batch rolls
+ * back and is retried, so an event can be appended twice (after a crash between the append and the
+ * token commit) but never skipped; consumers deduplicate by {@code eventId}.
+ *
+ * <p>Axon calls it on its processor threads, never on an event loop, so the blocking wait for Redis
+ * is allowed here.
+ */
+@ProcessingGroup(RedisEventPublisher.NAME)
+public class RedisEventPublisher {
+
+  public static final String NAME = "redis-event-publisher";
+  public static final String DEFAULT_STREAM = "slotkeeper:events";
+  private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+  private final RedisAPI redis;
+  private final String stream;
+  private final int maxLen;
+
+  /**
+   * @param maxLen the stream is trimmed to about this many entries ({@code MAXLEN ~})
+   */
+  public RedisEventPublisher(RedisAPI redis, String stream, int maxLen) {
+    this.redis = redis;
+    this.stream = stream;
+    this.maxLen = maxLen;
+  }
+
+  @EventHandler
+  void on(Object payload, EventMessage<?> message, TrackingToken token) throws Exception {
+    StreamEvent event = of(payload, message, token);
+    try {
+      redis
+          .xadd(
+              List.of(
+                  stream,
+                  "MAXLEN",
+                  "~",
+                  Integer.toString(maxLen),
+                  "*",
+                  "eventId",
+                  event.eventId(),
+                  "position",
+                  Long.toString(event.position()),
+                  "type",
+                  event.type(),
+                  "aggregateType",
+                  String.valueOf(event.aggregateType()),
+                  "aggregateId",
+                  String.valueOf(event.aggregateId()),
+                  "json",
+                  event.json().encode()))
+          .await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("Redis did not accept event " + event.eventId(), e);
+    }
+  }
+
+  /** The event as subscribers see it, built from Axon's message. */
+  static StreamEvent of(Object payload, EventMessage<?> message, TrackingToken token)
+      throws Exception {
+    String aggregateType = null;
+    String aggregateId = null;
+    long sequence = 0;
+    if (message instanceof DomainEventMessage) {
+      DomainEventMessage<?> domain = (DomainEventMessage<?>) message;
+      aggregateType = domain.getType();
+      aggregateId = domain.getAggregateIdentifier();
+      sequence = domain.getSequenceNumber();
+    }
+    long position =
+        token
+            .position()
+            .orElseThrow(() -> new IllegalStateException("token without position: " + token));
+    Object commandId = message.getMetaData().get("commandId");
+    Object correlationId = message.getMetaData().get("correlationId");
+    Object traceId = message.getMetaData().get("traceId");
+    Instant time = message.getTimestamp();
+    return new StreamEvent(
+        message.getIdentifier(),
+        position,
+        aggregateType,
+        aggregateId,
+        sequence,
+        StreamEvent.simpleType(payload.getClass().getName()),
+        time,
+        commandId == null ? null : commandId.toString(),
+        correlationId == null ? null : correlationId.toString(),
+        traceId == null ? null : traceId.toString(),
+        new JsonObject(Json.mapper().writeValueAsString(payload)));
+  }
+}
