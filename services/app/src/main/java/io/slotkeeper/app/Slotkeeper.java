@@ -1,10 +1,10 @@
 package io.slotkeeper.app;
 
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.slotkeeper.api.http.HttpApiDependencies;
@@ -13,6 +13,7 @@ import io.slotkeeper.api.http.auth.Tokens;
 import io.slotkeeper.domain.WriteModel;
 import io.slotkeeper.idempotency.IdempotencyStore;
 import io.slotkeeper.leases.RedisLeases;
+import io.slotkeeper.metrics.SlotkeeperMetrics;
 import io.slotkeeper.platform.Infrastructure;
 import io.slotkeeper.platform.config.PostgresEndpoint;
 import io.slotkeeper.platform.config.SlotkeeperConfig;
@@ -20,13 +21,17 @@ import io.slotkeeper.platform.db.Database;
 import io.slotkeeper.scheduler.schedule.SlotClock;
 import io.slotkeeper.scheduler.schedule.job.JobsFile;
 import io.slotkeeper.timers.ClockSkewVerticle;
+import io.slotkeeper.timers.ExpectedSlotsVerticle;
 import io.slotkeeper.timers.LedgerQueries;
 import io.slotkeeper.timers.SlotRunner;
 import io.slotkeeper.timers.Timers;
 import io.slotkeeper.timers.jobs.JobHandlers;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import io.vertx.core.json.JsonObject;
+import io.vertx.micrometer.MicrometerMetricsFactory;
+import io.vertx.micrometer.MicrometerMetricsOptions;
 import io.vertx.pgclient.PgBuilder;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.redis.client.Redis;
@@ -69,23 +74,44 @@ public final class Slotkeeper implements AutoCloseable {
   }
 
   private void boot(SlotkeeperConfig config) {
+    // Every JSON log line carries the instance (context properties are part of JsonEncoder's line).
+    if (LoggerFactory.getILoggerFactory() instanceof ch.qos.logback.classic.LoggerContext) {
+      ((ch.qos.logback.classic.LoggerContext) LoggerFactory.getILoggerFactory())
+          .putProperty("instance", config.instanceId());
+    }
     log.info("slotkeeper instance {} starting", config.instanceId());
     Infrastructure infra = Infrastructure.start(config);
     toClose.push(infra);
-    Database database = Database.open(infra.postgres(), config.jdbcPoolSize(), config.instanceId());
-    toClose.push(database);
-    WriteModel writeModel =
-        WriteModel.start(
-            database, new WriteModel.Options(config.instanceId(), config.commandThreads(), true));
-    toClose.push(writeModel);
-
     PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    meters.config().commonTags("instance_id", config.instanceId());
     new JvmMemoryMetrics().bindTo(meters);
     new JvmGcMetrics().bindTo(meters);
     new JvmThreadMetrics().bindTo(meters);
     new ProcessorMetrics().bindTo(meters);
+    new UptimeMetrics().bindTo(meters);
+    SlotkeeperMetrics metrics = new SlotkeeperMetrics(meters);
 
-    Vertx vertx = Vertx.vertx();
+    Database database = Database.open(infra.postgres(), config.jdbcPoolSize(), config.instanceId());
+    toClose.push(database);
+    database.bindMetrics(meters);
+    WriteModel writeModel =
+        WriteModel.start(
+            database,
+            new WriteModel.Options(config.instanceId(), config.commandThreads(), true),
+            metrics);
+    toClose.push(writeModel);
+
+    // Vert.x's own meters (HTTP server, PostgreSQL and Redis clients, pools) on the same registry.
+    Vertx vertx =
+        Vertx.builder()
+            .with(
+                new VertxOptions()
+                    .setMetricsOptions(
+                        new MicrometerMetricsOptions()
+                            .setEnabled(true)
+                            .setJvmMetricsEnabled(false)))
+            .withMetrics(new MicrometerMetricsFactory(meters))
+            .build();
     toClose.push(() -> vertx.close().await(30, TimeUnit.SECONDS));
     Pool pool = readPool(vertx, infra.postgres(), config.pgClientPoolSize(), config.instanceId());
     RedisAPI redis =
@@ -101,7 +127,8 @@ public final class Slotkeeper implements AutoCloseable {
             vertx,
             writeModel.commands(),
             JobHandlers.standard(writeModel, database.dataSource()),
-            config.instanceId());
+            config.instanceId(),
+            metrics);
     Timers timers =
         await(
             Timers.deploy(
@@ -116,11 +143,14 @@ public final class Slotkeeper implements AutoCloseable {
                 config.timersEnabled()),
             "the timers");
 
+    if (config.timersEnabled()) {
+      await(
+          vertx.deployVerticle(new ExpectedSlotsVerticle(jobs.jobs(), metrics, SlotClock.system())),
+          "the expected slots counter");
+    }
     ClockSkewVerticle skew = new ClockSkewVerticle(pool, SlotClock.system());
     await(vertx.deployVerticle(skew), "the clock skew probe");
-    Gauge.builder("slotkeeper.clock.skew.seconds", skew, s -> seconds(s.skew()))
-        .description("PostgreSQL's clock minus this instance's")
-        .register(meters);
+    metrics.clockSkew(skew::skew);
 
     Tokens tokens =
         new Tokens(
@@ -136,7 +166,7 @@ public final class Slotkeeper implements AutoCloseable {
             redis,
             new IdempotencyStore(pool, config.idempotencyKeyTtl(), config.idempotencyLockTimeout()),
             tokens,
-            meters,
+            metrics,
             meters::scrape,
             Duration.ofSeconds(15));
     HttpApiVerticle http = new HttpApiVerticle(deps);
@@ -147,10 +177,6 @@ public final class Slotkeeper implements AutoCloseable {
         "the HTTP API");
     httpPort = http.actualPort();
     log.info("slotkeeper instance {} ready on http://127.0.0.1:{}", config.instanceId(), httpPort);
-  }
-
-  private static double seconds(Duration d) {
-    return d == null ? Double.NaN : d.toNanos() / 1e9;
   }
 
   private static <T> T await(io.vertx.core.Future<T> future, String what) {
