@@ -150,12 +150,14 @@ public final class SlotkeeperMetrics {
     Gauge.builder("slotkeeper.projection.lag.events", state, lag)
         .description("events in the store not yet handled by the processor (NaN: not run here)")
         .tag("processor", processor)
+        .strongReference(true)
         .register(registry);
   }
 
   public <T> void eventStoreHead(T state, ToDoubleFunction<T> head) {
     Gauge.builder("slotkeeper.event.store.head.position", state, head)
         .description("the highest global index in the event store")
+        .strongReference(true)
         .register(registry);
   }
 
@@ -164,6 +166,7 @@ public final class SlotkeeperMetrics {
     Gauge.builder("slotkeeper.lease.held", held, h -> Boolean.TRUE.equals(h.get()) ? 1 : 0)
         .description("1 on the instance that holds the job's lease")
         .tag("job", job)
+        .strongReference(true)
         .register(registry);
   }
 
@@ -182,6 +185,7 @@ public final class SlotkeeperMetrics {
               return d == null ? Double.NaN : d.toNanos() / 1e9;
             })
         .description("PostgreSQL's clock minus this instance's")
+        .strongReference(true)
         .register(registry);
   }
 
