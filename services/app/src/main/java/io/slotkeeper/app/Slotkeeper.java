@@ -1,10 +1,10 @@
 package io.slotkeeper.app;
 
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.slotkeeper.api.http.HttpApiDependencies;
@@ -13,6 +13,7 @@ import io.slotkeeper.api.http.auth.Tokens;
 import io.slotkeeper.domain.WriteModel;
 import io.slotkeeper.idempotency.IdempotencyStore;
 import io.slotkeeper.leases.RedisLeases;
+import io.slotkeeper.metrics.SlotkeeperMetrics;
 import io.slotkeeper.platform.Infrastructure;
 import io.slotkeeper.platform.config.SlotkeeperConfig;
 import io.slotkeeper.platform.db.Database;
@@ -22,13 +23,17 @@ import io.slotkeeper.scheduler.schedule.job.JobsFile;
 import io.slotkeeper.stream.EventReader;
 import io.slotkeeper.stream.RedisEventPublisher;
 import io.slotkeeper.timers.ClockSkewVerticle;
+import io.slotkeeper.timers.ExpectedSlotsVerticle;
 import io.slotkeeper.timers.LedgerQueries;
 import io.slotkeeper.timers.SlotRunner;
 import io.slotkeeper.timers.Timers;
 import io.slotkeeper.timers.jobs.JobHandlers;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
 import io.vertx.core.json.JsonObject;
+import io.vertx.micrometer.MicrometerMetricsFactory;
+import io.vertx.micrometer.MicrometerMetricsOptions;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisAPI;
 import io.vertx.redis.client.RedisOptions;
@@ -70,14 +75,40 @@ public final class Slotkeeper implements AutoCloseable {
   }
 
   private void boot(SlotkeeperConfig config) {
+    // Every JSON log line carries the instance (context properties are part of JsonEncoder's line).
+    if (LoggerFactory.getILoggerFactory() instanceof ch.qos.logback.classic.LoggerContext) {
+      ((ch.qos.logback.classic.LoggerContext) LoggerFactory.getILoggerFactory())
+          .putProperty("instance", config.instanceId());
+    }
     log.info("slotkeeper instance {} starting", config.instanceId());
     Infrastructure infra = Infrastructure.start(config);
     toClose.push(infra);
+    PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    meters.config().commonTags("instance_id", config.instanceId());
+    new JvmMemoryMetrics().bindTo(meters);
+    new JvmGcMetrics().bindTo(meters);
+    new JvmThreadMetrics().bindTo(meters);
+    new ProcessorMetrics().bindTo(meters);
+    new UptimeMetrics().bindTo(meters);
+    SlotkeeperMetrics metrics = new SlotkeeperMetrics(meters);
+
     Database database = Database.open(infra.postgres(), config.jdbcPoolSize(), config.instanceId());
     toClose.push(database);
-    // Vert.x and Redis first: the Redis Streams publisher runs inside the write side, which must
-    // stop before them.
-    Vertx vertx = Vertx.vertx();
+    database.bindMetrics(meters);
+
+    // Vert.x's own meters (HTTP server, PostgreSQL and Redis clients, pools) on the same registry.
+    // Vert.x and Redis before the write side: the Redis Streams publisher runs inside it, and the
+    // write side must stop before them.
+    Vertx vertx =
+        Vertx.builder()
+            .with(
+                new VertxOptions()
+                    .setMetricsOptions(
+                        new MicrometerMetricsOptions()
+                            .setEnabled(true)
+                            .setJvmMetricsEnabled(false)))
+            .withMetrics(new MicrometerMetricsFactory(meters))
+            .build();
     toClose.push(() -> vertx.close().await(30, TimeUnit.SECONDS));
     RedisAPI redis =
         RedisAPI.api(
@@ -87,15 +118,9 @@ public final class Slotkeeper implements AutoCloseable {
         WriteModel.start(
             database,
             new WriteModel.Options(config.instanceId(), config.commandThreads(), true),
-            List.of(new RedisEventPublisher(redis, config.streamKey(), config.streamMaxLen())));
+            List.of(new RedisEventPublisher(redis, config.streamKey(), config.streamMaxLen())),
+            metrics);
     toClose.push(writeModel);
-
-    PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    new JvmMemoryMetrics().bindTo(meters);
-    new JvmGcMetrics().bindTo(meters);
-    new JvmThreadMetrics().bindTo(meters);
-    new ProcessorMetrics().bindTo(meters);
-
     Pool pool =
         ReadPools.create(
             vertx,
@@ -111,7 +136,8 @@ public final class Slotkeeper implements AutoCloseable {
             vertx,
             writeModel.commands(),
             JobHandlers.standard(writeModel, database.dataSource()),
-            config.instanceId());
+            config.instanceId(),
+            metrics);
     Timers timers =
         await(
             Timers.deploy(
@@ -126,11 +152,14 @@ public final class Slotkeeper implements AutoCloseable {
                 config.timersEnabled()),
             "the timers");
 
+    if (config.timersEnabled()) {
+      await(
+          vertx.deployVerticle(new ExpectedSlotsVerticle(jobs.jobs(), metrics, SlotClock.system())),
+          "the expected slots counter");
+    }
     ClockSkewVerticle skew = new ClockSkewVerticle(pool, SlotClock.system());
     await(vertx.deployVerticle(skew), "the clock skew probe");
-    Gauge.builder("slotkeeper.clock.skew.seconds", skew, s -> seconds(s.skew()))
-        .description("PostgreSQL's clock minus this instance's")
-        .register(meters);
+    metrics.clockSkew(skew::skew);
 
     Tokens tokens =
         new Tokens(
@@ -146,7 +175,7 @@ public final class Slotkeeper implements AutoCloseable {
             redis,
             new IdempotencyStore(pool, config.idempotencyKeyTtl(), config.idempotencyLockTimeout()),
             tokens,
-            meters,
+            metrics,
             meters::scrape,
             Duration.ofSeconds(15),
             new EventReader(pool, config.streamGapTimeout()));
@@ -158,10 +187,6 @@ public final class Slotkeeper implements AutoCloseable {
         "the HTTP API");
     httpPort = http.actualPort();
     log.info("slotkeeper instance {} ready on http://127.0.0.1:{}", config.instanceId(), httpPort);
-  }
-
-  private static double seconds(Duration d) {
-    return d == null ? Double.NaN : d.toNanos() / 1e9;
   }
 
   private static <T> T await(io.vertx.core.Future<T> future, String what) {

@@ -9,11 +9,13 @@ import io.slotkeeper.domain.inventory.InventoryProjection;
 import io.slotkeeper.domain.orders.Order;
 import io.slotkeeper.domain.orders.OrderProjection;
 import io.slotkeeper.domain.orders.RefundProjection;
+import io.slotkeeper.domain.projection.ProjectionLag;
 import io.slotkeeper.domain.projection.ProjectionSql;
 import io.slotkeeper.domain.slots.FencingInterceptor;
 import io.slotkeeper.domain.slots.Slot;
 import io.slotkeeper.domain.slots.SlotLedgerProjection;
 import io.slotkeeper.events.Command;
+import io.slotkeeper.metrics.SlotkeeperMetrics;
 import io.slotkeeper.platform.axon.AxonStorage;
 import io.slotkeeper.platform.db.Database;
 import java.time.Clock;
@@ -57,12 +59,15 @@ public final class WriteModel implements AutoCloseable {
   private final Configuration axon;
   private final CommandService commands;
   private final OrderFulfilment fulfilment;
+  private final ProjectionLag projectionLag;
 
-  private WriteModel(Configuration axon, CommandLedger ledger, Database database) {
+  private WriteModel(
+      Configuration axon, CommandLedger ledger, Database database, SlotkeeperMetrics metrics) {
     this.axon = axon;
-    this.commands = new CommandService(axon.commandBus());
+    this.commands = new CommandService(axon.commandBus(), metrics);
     this.fulfilment =
         new OrderFulfilment(commands, axon.eventStore(), ledger, database.dataSource());
+    this.projectionLag = new ProjectionLag(database.dataSource(), this::processors, metrics);
   }
 
   /** Options of the write side. */
@@ -75,9 +80,9 @@ public final class WriteModel implements AutoCloseable {
     }
   }
 
-  /** Builds and starts the write side. */
+  /** Builds and starts the write side, its meters going nowhere. */
   public static WriteModel start(Database database, Options options) {
-    return start(database, options, List.of());
+    return start(database, options, List.of(), SlotkeeperMetrics.none());
   }
 
   /**
@@ -85,7 +90,8 @@ public final class WriteModel implements AutoCloseable {
    * group its {@code @ProcessingGroup} names, with a durable token like the projections'), e.g. the
    * Redis Streams publisher.
    */
-  public static WriteModel start(Database database, Options options, List<Object> eventHandlers) {
+  public static WriteModel start(
+      Database database, Options options, List<Object> eventHandlers, SlotkeeperMetrics metrics) {
     AxonStorage storage = new AxonStorage(database);
     ProjectionSql projectionSql = new ProjectionSql(database.transactions());
     CommandLedger ledger = new CommandLedger(database.transactions());
@@ -149,7 +155,7 @@ public final class WriteModel implements AutoCloseable {
         "write model started: aggregates {}, processors {}",
         AGGREGATES.stream().map(Class::getSimpleName).toList(),
         axon.eventProcessingConfiguration().eventProcessors().keySet());
-    return new WriteModel(axon, ledger, database);
+    return new WriteModel(axon, ledger, database, metrics);
   }
 
   /** The projections of slotkeeper, each built from the projection JDBC helper. */
@@ -219,8 +225,14 @@ public final class WriteModel implements AutoCloseable {
     pooled.start();
   }
 
+  /** The projections' lag behind the event store. */
+  public ProjectionLag projectionLag() {
+    return projectionLag;
+  }
+
   @Override
   public void close() {
+    projectionLag.close();
     fulfilment.close();
     axon.shutdown();
   }

@@ -6,6 +6,7 @@ import io.slotkeeper.events.slots.SlotCommand.MissSlot;
 import io.slotkeeper.events.slots.SlotCommand.SkipSlot;
 import io.slotkeeper.leases.Lease;
 import io.slotkeeper.leases.RedisLeases;
+import io.slotkeeper.metrics.SlotkeeperMetrics.SlotOutcome;
 import io.slotkeeper.scheduler.schedule.SlotClock;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
 import io.slotkeeper.scheduler.schedule.policy.CatchUpPlan;
@@ -143,11 +144,12 @@ public final class JobTimerVerticle extends VerticleBase {
                 return Future.succeededFuture(false);
               }
               lease.set(granted.get());
-              log.info(
-                  "job {}: lease acquired by {} with fencing token {}",
-                  job.name(),
-                  instanceId,
-                  granted.get().fencingToken());
+              runner.metrics().leaseChanged(job.name());
+              log.atInfo()
+                  .addKeyValue("job", job.name())
+                  .addKeyValue("instance", instanceId)
+                  .addKeyValue("fencingToken", granted.get().fencingToken())
+                  .log("lease acquired");
               return loadCursor().map(true);
             });
   }
@@ -331,8 +333,27 @@ public final class JobTimerVerticle extends VerticleBase {
                         + job.catchUpWindow()
                         + ")")),
             vertx.getOrCreateContext())
-        .onSuccess(v -> log.info("slot missed: job={} nominal={}", job.name(), slot))
+        .onSuccess(
+            v -> {
+              runner.metrics().slot(job.name(), SlotOutcome.MISSED);
+              outcomeLine(slot, "missed", "miss").log("slot missed");
+            })
         .mapEmpty();
+  }
+
+  /** A slot outcome decided by the timer itself (missed, skipped), as a structured line. */
+  private org.slf4j.spi.LoggingEventBuilder outcomeLine(
+      Instant slot, String outcome, String target) {
+    Lease held = lease.get();
+    return SlotLog.line(
+            log.atInfo(),
+            job.name(),
+            DeterministicIds.forSlot(job.name(), slot),
+            slot,
+            instanceId,
+            held == null ? 0 : held.fencingToken())
+        .addKeyValue("commandId", DeterministicIds.forSlotCommand(job.name(), slot, target))
+        .addKeyValue("outcome", outcome);
   }
 
   private void skip(Instant slot, String reason) {
@@ -346,7 +367,12 @@ public final class JobTimerVerticle extends VerticleBase {
                     reason)),
             vertx.getOrCreateContext())
         .onSuccess(
-            v -> log.info("slot skipped: job={} nominal={} reason={}", job.name(), slot, reason))
+            v -> {
+              runner.metrics().slot(job.name(), SlotOutcome.SKIPPED);
+              outcomeLine(slot, "skipped", "skip")
+                  .addKeyValue("reason", reason)
+                  .log("slot skipped");
+            })
         .onFailure(
             e ->
                 log.warn(

@@ -7,13 +7,17 @@ import io.slotkeeper.events.DeterministicIds;
 import io.slotkeeper.events.slots.SlotCommand.CompleteSlot;
 import io.slotkeeper.events.slots.SlotCommand.FailSlot;
 import io.slotkeeper.events.slots.SlotCommand.FireSlot;
+import io.slotkeeper.metrics.SlotkeeperMetrics;
+import io.slotkeeper.metrics.SlotkeeperMetrics.SlotOutcome;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.spi.LoggingEventBuilder;
 
 /**
  * Fires one slot through the ledger and, only when the ledger accepts the fire, runs the job's
@@ -28,13 +32,29 @@ public final class SlotRunner {
   private final CommandService commands;
   private final Map<String, JobHandler> handlers;
   private final String instanceId;
+  private final SlotkeeperMetrics metrics;
 
   public SlotRunner(
       Vertx vertx, CommandService commands, Map<String, JobHandler> handlers, String instanceId) {
+    this(vertx, commands, handlers, instanceId, SlotkeeperMetrics.none());
+  }
+
+  public SlotRunner(
+      Vertx vertx,
+      CommandService commands,
+      Map<String, JobHandler> handlers,
+      String instanceId,
+      SlotkeeperMetrics metrics) {
     this.vertx = vertx;
     this.commands = commands;
     this.handlers = Map.copyOf(handlers);
     this.instanceId = instanceId;
+    this.metrics = metrics;
+  }
+
+  /** The meters slots are counted on (the timers count skipped and missed slots there too). */
+  public SlotkeeperMetrics metrics() {
+    return metrics;
   }
 
   /** Whether a handler exists for the job. */
@@ -66,21 +86,35 @@ public final class SlotRunner {
               boolean mine =
                   !outcome.duplicate() && slot.accepted() && instanceId.equals(slot.instanceId());
               if (!mine) {
-                log.info(
-                    "duplicate fire rejected: job={} slot={} nominal={} instance={} token={} ({})",
-                    job.name(),
-                    slotId,
-                    nominal,
-                    instanceId,
-                    token,
-                    outcome.duplicate()
-                        ? "already fired by this command"
-                        : "ledger: " + slot.status());
+                metrics.slot(job.name(), SlotOutcome.DUPLICATE);
+                SlotLog.line(log.atInfo(), job.name(), slotId, nominal, instanceId, token)
+                    .addKeyValue("commandId", fire.commandId())
+                    .addKeyValue("outcome", "duplicate")
+                    .addKeyValue(
+                        "reason",
+                        outcome.duplicate()
+                            ? "already fired by this command"
+                            : "ledger: " + slot.status())
+                    .log("duplicate fire rejected");
                 return Future.succeededFuture(
                     new RunResult(slot, RunResult.Outcome.DUPLICATE, Map.of(), null, 0));
               }
+              countFire(job, nominal, attempt, backfill);
               return execute(job, slot);
             });
+  }
+
+  /**
+   * The first accepted fire of a slot counts as fired (with its lag) or backfilled; retries and
+   * takeovers of the same slot do not count again, so fired stays comparable with expected.
+   */
+  private void countFire(JobDefinition job, Instant nominal, int attempt, boolean backfill) {
+    if (backfill) {
+      metrics.slot(job.name(), SlotOutcome.BACKFILLED);
+    } else if (attempt == 1) {
+      metrics.slot(job.name(), SlotOutcome.FIRED);
+      metrics.slotLag(job.name(), Duration.between(nominal, Instant.now()));
+    }
   }
 
   private Future<RunResult> execute(JobDefinition job, SlotSnapshot slot) {
@@ -93,50 +127,50 @@ public final class SlotRunner {
         .transform(
             done -> {
               long millis = (System.nanoTime() - started) / 1_000_000;
+              metrics.slotDuration(job.name(), Duration.ofMillis(millis));
               String prefix = "-" + slot.attempt() + "-" + slot.fencingToken();
               if (done.succeeded()) {
                 Map<String, Long> counts = done.result() == null ? Map.of() : done.result();
+                String commandId =
+                    DeterministicIds.forSlotCommand(
+                        job.name(), slot.nominal(), "complete" + prefix);
                 return send(new CompleteSlot(
-                        DeterministicIds.forSlotCommand(
-                            job.name(), slot.nominal(), "complete" + prefix),
-                        slot.slotId(),
-                        instanceId,
-                        slot.fencingToken(),
-                        counts,
-                        millis))
+                        commandId, slot.slotId(), instanceId, slot.fencingToken(), counts, millis))
                     .map(
                         ok -> {
-                          log.info(
-                              "slot completed: job={} nominal={} attempt={} token={} instance={} durationMs={} counts={}",
-                              job.name(),
-                              slot.nominal(),
-                              slot.attempt(),
-                              slot.fencingToken(),
-                              instanceId,
-                              millis,
-                              counts);
+                          metrics.slot(job.name(), SlotOutcome.COMPLETED);
+                          outcomeLine(log.atInfo(), slot, commandId, "completed", millis)
+                              .addKeyValue("counts", counts)
+                              .log("slot completed");
                           return new RunResult(
                               slot, RunResult.Outcome.COMPLETED, counts, null, millis);
                         });
               }
               String error = String.valueOf(done.cause());
-              log.warn(
-                  "slot failed: job={} nominal={} attempt={} token={} instance={} error={}",
-                  job.name(),
-                  slot.nominal(),
-                  slot.attempt(),
-                  slot.fencingToken(),
-                  instanceId,
-                  error);
+              String commandId =
+                  DeterministicIds.forSlotCommand(job.name(), slot.nominal(), "fail" + prefix);
               return send(new FailSlot(
-                      DeterministicIds.forSlotCommand(job.name(), slot.nominal(), "fail" + prefix),
-                      slot.slotId(),
-                      instanceId,
-                      slot.fencingToken(),
-                      truncate(error)))
+                      commandId, slot.slotId(), instanceId, slot.fencingToken(), truncate(error)))
                   .map(
-                      ok -> new RunResult(slot, RunResult.Outcome.FAILED, Map.of(), error, millis));
+                      ok -> {
+                        metrics.slot(job.name(), SlotOutcome.FAILED);
+                        outcomeLine(log.atWarn(), slot, commandId, "failed", millis)
+                            .addKeyValue("error", error)
+                            .log("slot failed");
+                        return new RunResult(
+                            slot, RunResult.Outcome.FAILED, Map.of(), error, millis);
+                      });
             });
+  }
+
+  private LoggingEventBuilder outcomeLine(
+      LoggingEventBuilder b, SlotSnapshot slot, String commandId, String outcome, long millis) {
+    return SlotLog.line(
+            b, slot.job(), slot.slotId(), slot.nominal(), instanceId, slot.fencingToken())
+        .addKeyValue("commandId", commandId)
+        .addKeyValue("attempt", slot.attempt())
+        .addKeyValue("outcome", outcome)
+        .addKeyValue("durationMs", millis);
   }
 
   private <R> Future<io.slotkeeper.domain.command.CommandOutcome<R>> send(Command command) {

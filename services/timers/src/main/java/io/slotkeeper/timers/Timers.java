@@ -9,7 +9,6 @@ import io.slotkeeper.scheduler.schedule.job.JobsFile;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,7 +22,8 @@ public final class Timers {
 
   private final JobsFile jobs;
   private final SlotRunner runner;
-  private final Map<String, JobTimerVerticle> verticles = new LinkedHashMap<>();
+  private final Map<String, JobTimerVerticle> verticles =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   private Timers(JobsFile jobs, SlotRunner runner) {
     this.jobs = jobs;
@@ -57,6 +57,10 @@ public final class Timers {
       }
     }
     Timers timers = new Timers(jobs, runner);
+    for (JobDefinition job : jobs.jobs()) {
+      runner.metrics().registerJob(job.name());
+      runner.metrics().leaseHeld(job.name(), () -> timers.heldLease(job.name()).isPresent());
+    }
     List<Future<String>> deployed = new ArrayList<>();
     if (!startTimers) {
       log.warn("timers are off on this instance: no job fires here (manual runs still work)");

@@ -39,9 +39,9 @@ public final class ApiRouter {
     BearerAuth auth = new BearerAuth(deps.tokens());
     CommandBridge commands =
         new CommandBridge(vertx, deps.writeModel().commands(), deps.commandTimeout());
-    IdempotentCommands idempotent = new IdempotentCommands(deps.idempotency(), deps.meters());
+    IdempotentCommands idempotent = new IdempotentCommands(deps.idempotency(), deps.metrics());
 
-    new HealthRoutes(deps.pool(), deps.redis()).mount(router);
+    new HealthRoutes(deps.pool(), deps.redis(), deps.writeModel(), deps.timers()).mount(router);
     router
         .get("/metrics")
         .handler(

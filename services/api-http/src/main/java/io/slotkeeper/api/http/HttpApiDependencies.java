@@ -1,10 +1,10 @@
 package io.slotkeeper.api.http;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import io.slotkeeper.api.http.auth.Tokens;
 import io.slotkeeper.domain.WriteModel;
 import io.slotkeeper.idempotency.IdempotencyStore;
 import io.slotkeeper.leases.RedisLeases;
+import io.slotkeeper.metrics.SlotkeeperMetrics;
 import io.slotkeeper.timers.LedgerQueries;
 import io.slotkeeper.timers.Timers;
 import io.vertx.redis.client.RedisAPI;
@@ -22,7 +22,7 @@ public record HttpApiDependencies(
     RedisAPI redis,
     IdempotencyStore idempotency,
     Tokens tokens,
-    MeterRegistry meters,
+    SlotkeeperMetrics metrics,
     Supplier<String> metricsScrape,
     Duration commandTimeout,
     io.slotkeeper.stream.EventReader events) {}

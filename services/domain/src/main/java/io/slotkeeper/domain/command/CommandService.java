@@ -1,6 +1,7 @@
 package io.slotkeeper.domain.command;
 
 import io.slotkeeper.events.Command;
+import io.slotkeeper.metrics.SlotkeeperMetrics;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -26,14 +27,45 @@ public final class CommandService {
   static final int MAX_ATTEMPTS = 8;
 
   private final CommandBus commandBus;
+  private final SlotkeeperMetrics metrics;
 
-  public CommandService(CommandBus commandBus) {
+  public CommandService(CommandBus commandBus, SlotkeeperMetrics metrics) {
     this.commandBus = commandBus;
+    this.metrics = metrics;
   }
 
   /** Sends the command; completes with its outcome or with a domain exception. */
   public <R> CompletableFuture<CommandOutcome<R>> send(Command command) {
-    return attempt(command, 1);
+    long started = System.nanoTime();
+    CompletableFuture<CommandOutcome<R>> result = attempt(command, 1);
+    result.whenComplete(
+        (outcome, error) ->
+            metrics.command(
+                command.getClass().getSimpleName(),
+                outcomeOf(outcome, error),
+                System.nanoTime() - started));
+    return result;
+  }
+
+  /** Applied, duplicate, rejected (the domain said no) or failed (anything else). */
+  static SlotkeeperMetrics.CommandOutcome outcomeOf(CommandOutcome<?> outcome, Throwable error) {
+    if (error == null) {
+      return outcome != null && outcome.duplicate()
+          ? SlotkeeperMetrics.CommandOutcome.DUPLICATE
+          : SlotkeeperMetrics.CommandOutcome.APPLIED;
+    }
+    Throwable cause = unwrap(error);
+    boolean domain =
+        cause instanceof IllegalTransitionException
+            || cause instanceof InvalidCommandException
+            || cause instanceof RuleViolationException
+            || cause instanceof AggregateNotFoundException
+            || cause instanceof AggregateAlreadyExistsException
+            || cause instanceof CommandIdReusedException
+            || cause instanceof io.slotkeeper.domain.slots.StaleFencingTokenException;
+    return domain
+        ? SlotkeeperMetrics.CommandOutcome.REJECTED
+        : SlotkeeperMetrics.CommandOutcome.FAILED;
   }
 
   private <R> CompletableFuture<CommandOutcome<R>> attempt(Command command, int attempt) {

@@ -61,6 +61,14 @@ public final class Database implements AutoCloseable {
         result.migrationsExecuted);
   }
 
+  /**
+   * Publishes the pool's meters ({@code hikaricp_connections_*}) to a Micrometer registry; Hikari
+   * accepts one registry, once, also on a running pool.
+   */
+  public void bindMetrics(Object meterRegistry) {
+    dataSource.setMetricRegistry(meterRegistry);
+  }
+
   public DataSource dataSource() {
     return dataSource;
   }

@@ -1,5 +1,9 @@
 package io.slotkeeper.api.http.health;
 
+import io.slotkeeper.domain.WriteModel;
+import io.slotkeeper.domain.projection.ProjectionLag;
+import io.slotkeeper.scheduler.schedule.job.JobDefinition;
+import io.slotkeeper.timers.Timers;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -7,19 +11,34 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.redis.client.RedisAPI;
 import io.vertx.sqlclient.Pool;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
-/** {@code /health/live} (the process answers) and {@code /health/ready} (its stores answer). */
+/**
+ * {@code /health/live}: the process answers (no I/O, cheap enough for a tight liveness probe).
+ * {@code /health/ready}: PostgreSQL and Redis answer (either down: 503), plus details that do not
+ * decide readiness: each projection's lag behind the event store and the leases held here. A
+ * lagging projection must not take every replica out of the load balancer at once; it has its own
+ * alert.
+ */
 public final class HealthRoutes {
 
   private static final long CHECK_TIMEOUT_MS = 2_000;
 
+  /** Above this many events behind, a projection's check reads LAGGING (an alert, not 503). */
+  static final long LAGGING_ABOVE = 1_000;
+
   private final Pool pool;
   private final RedisAPI redis;
+  private final WriteModel writeModel;
+  private final Timers timers;
 
-  public HealthRoutes(Pool pool, RedisAPI redis) {
+  public HealthRoutes(Pool pool, RedisAPI redis, WriteModel writeModel, Timers timers) {
     this.pool = pool;
     this.redis = redis;
+    this.writeModel = writeModel;
+    this.timers = timers;
   }
 
   public void mount(Router router) {
@@ -34,7 +53,11 @@ public final class HealthRoutes {
         .onComplete(
             done -> {
               JsonObject checks =
-                  new JsonObject().put("postgres", status(pg)).put("redis", status(rd));
+                  new JsonObject()
+                      .put("postgres", status(pg))
+                      .put("redis", status(rd))
+                      .put("projections", projections())
+                      .put("leases", leases());
               boolean up = pg.succeeded() && rd.succeeded();
               ctx.response()
                   .setStatusCode(up ? 200 : 503)
@@ -45,6 +68,35 @@ public final class HealthRoutes {
                           .put("checks", checks)
                           .encode());
             });
+  }
+
+  private JsonObject projections() {
+    ProjectionLag lag = writeModel.projectionLag();
+    Map<String, Long> behind = lag.lag();
+    JsonObject processors = new JsonObject();
+    for (String name : new TreeSet<>(writeModel.processors().keySet())) {
+      Long events = behind.get(name);
+      processors.put(
+          name,
+          events == null
+              ? new JsonObject().put("status", "ELSEWHERE")
+              : new JsonObject()
+                  .put("status", events > LAGGING_ABOVE ? "LAGGING" : "UP")
+                  .put("lagEvents", events));
+    }
+    return new JsonObject().put("headPosition", lag.head()).put("processors", processors);
+  }
+
+  private JsonObject leases() {
+    JsonObject jobs = new JsonObject();
+    for (JobDefinition job : timers.jobs().jobs()) {
+      JsonObject state = new JsonObject().put("held", false);
+      timers
+          .heldLease(job.name())
+          .ifPresent(l -> state.put("held", true).put("fencingToken", l.fencingToken()));
+      jobs.put(job.name(), state);
+    }
+    return jobs;
   }
 
   private static Future<String> check(Future<String> probe) {

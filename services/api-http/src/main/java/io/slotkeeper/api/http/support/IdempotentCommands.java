@@ -1,6 +1,5 @@
 package io.slotkeeper.api.http.support;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import io.slotkeeper.api.http.problem.ApiProblem;
 import io.slotkeeper.api.http.problem.Problems;
 import io.slotkeeper.idempotency.Claim;
@@ -8,6 +7,7 @@ import io.slotkeeper.idempotency.IdempotencyKeys;
 import io.slotkeeper.idempotency.IdempotencyStore;
 import io.slotkeeper.idempotency.RequestFingerprint;
 import io.slotkeeper.idempotency.StoredResponse;
+import io.slotkeeper.metrics.SlotkeeperMetrics;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -28,9 +28,9 @@ public final class IdempotentCommands {
   public static final String HEADER = "Idempotency-Key";
 
   private final IdempotencyStore store;
-  private final MeterRegistry metrics;
+  private final SlotkeeperMetrics metrics;
 
-  public IdempotentCommands(IdempotencyStore store, MeterRegistry metrics) {
+  public IdempotentCommands(IdempotencyStore store, SlotkeeperMetrics metrics) {
     this.store = store;
     this.metrics = metrics;
   }
@@ -142,8 +142,6 @@ public final class IdempotentCommands {
   }
 
   private void count(String operation, String result) {
-    metrics
-        .counter("slotkeeper.idempotency.requests", "route", operation, "result", result)
-        .increment();
+    metrics.idempotencyRequest(operation, result);
   }
 }

@@ -1,0 +1,213 @@
+package io.slotkeeper.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Every slotkeeper meter, defined in one place. Micrometer names here; the Prometheus names at
+ * {@code /metrics} add the unit and {@code _total} suffixes (listed in docs/operations.md):
+ *
+ * <ul>
+ *   <li>{@code slotkeeper_slots_total{job,outcome}}, {@code slotkeeper_slot_lag_seconds{job}},
+ *       {@code slotkeeper_slot_duration_seconds{job}}, {@code slotkeeper_slot_expected_total{job}}
+ *   <li>{@code slotkeeper_commands_total{command,outcome}}, {@code
+ *       slotkeeper_command_duration_seconds{command}}
+ *   <li>{@code slotkeeper_idempotency_requests_total{route,result}}
+ *   <li>{@code slotkeeper_projection_lag_events{processor}}, {@code
+ *       slotkeeper_event_store_head_position}
+ *   <li>{@code slotkeeper_lease_held{job}}, {@code slotkeeper_lease_changes_total{job}}, {@code
+ *       slotkeeper_clock_skew_seconds}
+ * </ul>
+ */
+public final class SlotkeeperMetrics {
+
+  /** The outcomes of {@code slotkeeper_slots_total}. */
+  public enum SlotOutcome {
+    FIRED,
+    COMPLETED,
+    FAILED,
+    DUPLICATE,
+    SKIPPED,
+    MISSED,
+    BACKFILLED;
+
+    public String tag() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  /** The outcomes of {@code slotkeeper_commands_total}. */
+  public enum CommandOutcome {
+    APPLIED,
+    DUPLICATE,
+    REJECTED,
+    FAILED;
+
+    public String tag() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  private static final Duration[] SLO_BUCKETS = {
+    Duration.ofMillis(10),
+    Duration.ofMillis(50),
+    Duration.ofMillis(100),
+    Duration.ofMillis(250),
+    Duration.ofMillis(500),
+    Duration.ofSeconds(1),
+    Duration.ofSeconds(2),
+    Duration.ofSeconds(5),
+    Duration.ofSeconds(10),
+    Duration.ofSeconds(30),
+    Duration.ofSeconds(60),
+    Duration.ofMinutes(5),
+  };
+
+  private final MeterRegistry registry;
+
+  public SlotkeeperMetrics(MeterRegistry registry) {
+    this.registry = registry;
+  }
+
+  /** Meters that go nowhere (tests and tools that do not scrape). */
+  public static SlotkeeperMetrics none() {
+    return new SlotkeeperMetrics(new SimpleMeterRegistry());
+  }
+
+  public MeterRegistry registry() {
+    return registry;
+  }
+
+  /** Creates the job's series at zero, so that dashboards and alerts see them before any slot. */
+  public void registerJob(String job) {
+    for (SlotOutcome outcome : SlotOutcome.values()) {
+      slotCounter(job, outcome);
+    }
+    expectedCounter(job);
+    leaseChangesCounter(job);
+  }
+
+  public void slot(String job, SlotOutcome outcome) {
+    slotCounter(job, outcome).increment();
+  }
+
+  /** Nominal instant to the fire (never negative: a fire a little early counts as on time). */
+  public void slotLag(String job, Duration lag) {
+    Timer.builder("slotkeeper.slot.lag")
+        .description("from a slot's nominal instant to its fire")
+        .tag("job", job)
+        .serviceLevelObjectives(SLO_BUCKETS)
+        .register(registry)
+        .record(lag.isNegative() ? Duration.ZERO : lag);
+  }
+
+  public void slotDuration(String job, Duration duration) {
+    Timer.builder("slotkeeper.slot.duration")
+        .description("the job handler's run time for one slot attempt")
+        .tag("job", job)
+        .serviceLevelObjectives(SLO_BUCKETS)
+        .register(registry)
+        .record(duration);
+  }
+
+  /** Slots the schedule says fell due (computed from the schedule alone). */
+  public void slotsExpected(String job, long count) {
+    expectedCounter(job).increment(count);
+  }
+
+  public void command(String command, CommandOutcome outcome, long nanos) {
+    Counter.builder("slotkeeper.commands")
+        .description("commands sent to the write side, by outcome")
+        .tag("command", command)
+        .tag("outcome", outcome.tag())
+        .register(registry)
+        .increment();
+    Timer.builder("slotkeeper.command.duration")
+        .description("from sending a command to its outcome, retries included")
+        .tag("command", command)
+        .serviceLevelObjectives(SLO_BUCKETS)
+        .register(registry)
+        .record(Duration.ofNanos(nanos));
+  }
+
+  /** {@code result}: new, replayed, conflict or mismatch. */
+  public void idempotencyRequest(String route, String result) {
+    Counter.builder("slotkeeper.idempotency.requests")
+        .description("requests with an Idempotency-Key, by what the key store answered")
+        .tag("route", route)
+        .tag("result", result)
+        .register(registry)
+        .increment();
+  }
+
+  public <T> void projectionLag(String processor, T state, ToDoubleFunction<T> lag) {
+    Gauge.builder("slotkeeper.projection.lag.events", state, lag)
+        .description("events in the store not yet handled by the processor (NaN: not run here)")
+        .tag("processor", processor)
+        .strongReference(true)
+        .register(registry);
+  }
+
+  public <T> void eventStoreHead(T state, ToDoubleFunction<T> head) {
+    Gauge.builder("slotkeeper.event.store.head.position", state, head)
+        .description("the highest global index in the event store")
+        .strongReference(true)
+        .register(registry);
+  }
+
+  /** 1 while this instance holds the job's lease. */
+  public void leaseHeld(String job, Supplier<Boolean> held) {
+    Gauge.builder("slotkeeper.lease.held", held, h -> Boolean.TRUE.equals(h.get()) ? 1 : 0)
+        .description("1 on the instance that holds the job's lease")
+        .tag("job", job)
+        .strongReference(true)
+        .register(registry);
+  }
+
+  /** This instance acquired the job's lease (a change of holder). */
+  public void leaseChanged(String job) {
+    leaseChangesCounter(job).increment();
+  }
+
+  /** PostgreSQL's clock minus this instance's, in seconds (NaN until measured). */
+  public void clockSkew(Supplier<Duration> skew) {
+    Gauge.builder(
+            "slotkeeper.clock.skew.seconds",
+            skew,
+            s -> {
+              Duration d = s.get();
+              return d == null ? Double.NaN : d.toNanos() / 1e9;
+            })
+        .description("PostgreSQL's clock minus this instance's")
+        .strongReference(true)
+        .register(registry);
+  }
+
+  private Counter slotCounter(String job, SlotOutcome outcome) {
+    return Counter.builder("slotkeeper.slots")
+        .description("slots by outcome (fired, completed, failed, duplicate, skipped, missed ...)")
+        .tag("job", job)
+        .tag("outcome", outcome.tag())
+        .register(registry);
+  }
+
+  private Counter expectedCounter(String job) {
+    return Counter.builder("slotkeeper.slot.expected")
+        .description("slots due by the schedule alone since this instance started")
+        .tag("job", job)
+        .register(registry);
+  }
+
+  private Counter leaseChangesCounter(String job) {
+    return Counter.builder("slotkeeper.lease.changes")
+        .description("times this instance acquired the job's lease")
+        .tag("job", job)
+        .register(registry);
+  }
+}
