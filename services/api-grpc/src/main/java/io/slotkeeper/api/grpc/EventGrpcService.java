@@ -9,7 +9,6 @@ import io.slotkeeper.stream.EventFilter;
 import io.slotkeeper.stream.EventReader;
 import io.slotkeeper.stream.EventSubscription;
 import io.slotkeeper.stream.StreamEvent;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.grpc.server.GrpcServerRequest;
 import io.vertx.grpc.server.GrpcServerResponse;
@@ -78,22 +77,7 @@ final class EventGrpcService {
             reader,
             after,
             filter(msg.getAggregateTypesList(), msg.getEventTypesList()),
-            new EventSubscription.Sink() {
-              @Override
-              public Future<Void> write(StreamEvent e) {
-                return response.write(event(e));
-              }
-
-              @Override
-              public boolean writeQueueFull() {
-                return response.writeQueueFull();
-              }
-
-              @Override
-              public void drainHandler(Runnable then) {
-                response.drainHandler(v -> then.run());
-              }
-            });
+            EventSubscription.Sink.to(response, EventGrpcService::event));
     // The client cancelled or went away: stop following the store.
     request.exceptionHandler(e -> subscription.cancel());
     response.exceptionHandler(e -> subscription.cancel());
