@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.slotkeeper.api.grpc.GrpcApiVerticle;
 import io.slotkeeper.api.http.HttpApiDependencies;
 import io.slotkeeper.api.http.HttpApiVerticle;
 import io.slotkeeper.api.http.auth.Tokens;
@@ -49,8 +50,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The whole service, started in order (stores, schema, write side, Vert.x, HTTP) and stopped in
- * reverse. Blocking start-up work happens here, before any event loop serves a request.
+ * The whole service, started in order (stores, schema, write side, Vert.x, HTTP, gRPC) and stopped
+ * in reverse. Blocking start-up work happens here, before any event loop serves a request.
  */
 public final class Slotkeeper implements AutoCloseable {
 
@@ -58,6 +59,7 @@ public final class Slotkeeper implements AutoCloseable {
 
   private final Deque<AutoCloseable> toClose = new ArrayDeque<>();
   private int httpPort;
+  private int grpcPort;
   private WriteModel writeModel;
 
   private Slotkeeper() {}
@@ -186,7 +188,18 @@ public final class Slotkeeper implements AutoCloseable {
             new DeploymentOptions().setConfig(new JsonObject().put("port", config.httpPort()))),
         "the HTTP API");
     httpPort = http.actualPort();
-    log.info("slotkeeper instance {} ready on http://127.0.0.1:{}", config.instanceId(), httpPort);
+    GrpcApiVerticle grpc = new GrpcApiVerticle(deps);
+    await(
+        vertx.deployVerticle(
+            grpc,
+            new DeploymentOptions().setConfig(new JsonObject().put("port", config.grpcPort()))),
+        "the gRPC API");
+    grpcPort = grpc.actualPort();
+    log.info(
+        "slotkeeper instance {} ready on http://127.0.0.1:{} (gRPC on port {})",
+        config.instanceId(),
+        httpPort,
+        grpcPort);
   }
 
   private static <T> T await(io.vertx.core.Future<T> future, String what) {
@@ -218,6 +231,11 @@ public final class Slotkeeper implements AutoCloseable {
   /** The HTTP port actually bound. */
   public int httpPort() {
     return httpPort;
+  }
+
+  /** The gRPC port actually bound. */
+  public int grpcPort() {
+    return grpcPort;
   }
 
   @Override

@@ -30,6 +30,7 @@ final class AppHarness implements AutoCloseable {
         "postgresql://" + db.user() + "@" + db.host() + ":" + db.port() + "/" + db.database());
     env.put("SLOTKEEPER_REDIS_URL", TestInfra.redis().connectionString());
     env.put("SLOTKEEPER_HTTP_PORT", "0");
+    env.put("SLOTKEEPER_GRPC_PORT", "0");
     env.put("SLOTKEEPER_INSTANCE_ID", "test-" + purpose);
     env.put("SLOTKEEPER_CLIENT_TOKEN", CLIENT);
     env.put("SLOTKEEPER_OPERATOR_TOKEN", OPERATOR);

@@ -2,6 +2,8 @@ package io.slotkeeper.stream;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.streams.WriteStream;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,6 +23,26 @@ public final class EventSubscription {
     boolean writeQueueFull();
 
     void drainHandler(Runnable then);
+
+    /** A sink writing each event, encoded, to a stream (an SSE response, a gRPC response). */
+    static <T> Sink to(WriteStream<T> stream, Function<StreamEvent, T> encode) {
+      return new Sink() {
+        @Override
+        public Future<Void> write(StreamEvent event) {
+          return stream.write(encode.apply(event));
+        }
+
+        @Override
+        public boolean writeQueueFull() {
+          return stream.writeQueueFull();
+        }
+
+        @Override
+        public void drainHandler(Runnable then) {
+          stream.drainHandler(v -> then.run());
+        }
+      };
+    }
   }
 
   static final long IDLE_MILLIS = 100;

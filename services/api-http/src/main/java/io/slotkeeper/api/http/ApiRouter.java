@@ -4,18 +4,12 @@ import io.slotkeeper.api.http.admin.AdminRoutes;
 import io.slotkeeper.api.http.auth.BearerAuth;
 import io.slotkeeper.api.http.events.EventRoutes;
 import io.slotkeeper.api.http.health.HealthRoutes;
-import io.slotkeeper.api.http.inventory.InventoryQueries;
 import io.slotkeeper.api.http.inventory.InventoryRoutes;
 import io.slotkeeper.api.http.jobs.JobRoutes;
-import io.slotkeeper.api.http.jobs.JobRunQueries;
-import io.slotkeeper.api.http.orders.OrderQueries;
 import io.slotkeeper.api.http.orders.OrderRoutes;
 import io.slotkeeper.api.http.problem.ApiProblem;
 import io.slotkeeper.api.http.problem.Problems;
-import io.slotkeeper.api.http.refunds.RefundQueries;
 import io.slotkeeper.api.http.refunds.RefundRoutes;
-import io.slotkeeper.api.http.support.CommandBridge;
-import io.slotkeeper.api.http.support.IdempotentCommands;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -37,9 +31,7 @@ public final class ApiRouter {
     router.route().handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
 
     BearerAuth auth = new BearerAuth(deps.tokens());
-    CommandBridge commands =
-        new CommandBridge(vertx, deps.writeModel().commands(), deps.commandTimeout());
-    IdempotentCommands idempotent = new IdempotentCommands(deps.idempotency(), deps.metrics());
+    ApiOperations ops = ApiOperations.create(vertx, deps);
 
     new HealthRoutes(deps.pool(), deps.redis(), deps.writeModel(), deps.timers()).mount(router);
     router
@@ -54,17 +46,12 @@ public final class ApiRouter {
         .get("/openapi.yaml")
         .handler(ctx -> ctx.response().putHeader("Content-Type", "application/yaml").end(openapi));
 
-    new OrderRoutes(
-            commands, idempotent, new OrderQueries(deps.pool()), deps.writeModel().fulfilment())
-        .mount(router, auth);
-    new InventoryRoutes(commands, idempotent, new InventoryQueries(deps.pool()))
-        .mount(router, auth);
-    new RefundRoutes(commands, idempotent, new RefundQueries(deps.pool())).mount(router, auth);
-    new AdminRoutes(vertx, deps.writeModel(), idempotent).mount(router, auth);
+    new OrderRoutes(ops.orders()).mount(router, auth);
+    new InventoryRoutes(ops.inventory()).mount(router, auth);
+    new RefundRoutes(ops.refunds()).mount(router, auth);
+    new AdminRoutes(vertx, deps.writeModel(), ops.idempotent()).mount(router, auth);
     new EventRoutes(vertx, deps.events()).mount(router, auth);
-    new JobRoutes(
-            deps.timers(), deps.ledger(), deps.leases(), new JobRunQueries(deps.pool()), idempotent)
-        .mount(router, auth);
+    new JobRoutes(ops.jobs()).mount(router, auth);
 
     router.route().failureHandler(ApiRouter::failure);
     router.errorHandler(

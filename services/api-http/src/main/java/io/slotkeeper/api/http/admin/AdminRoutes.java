@@ -4,6 +4,7 @@ import io.slotkeeper.api.http.auth.BearerAuth;
 import io.slotkeeper.api.http.auth.Role;
 import io.slotkeeper.api.http.problem.ApiProblem;
 import io.slotkeeper.api.http.support.ApiResponse;
+import io.slotkeeper.api.http.support.HttpAnswers;
 import io.slotkeeper.api.http.support.IdempotentCommands;
 import io.slotkeeper.api.http.support.JsonBodies;
 import io.slotkeeper.api.http.support.PathIds;
@@ -50,26 +51,28 @@ public final class AdminRoutes {
     if (!writeModel.processors().containsKey(name)) {
       throw ApiProblem.notFound("no projection named " + name);
     }
-    String key = IdempotentCommands.requireKey(ctx);
+    String key = IdempotentCommands.requireKey(HttpAnswers.idempotencyKey(ctx));
     RequestFields.of(JsonBodies.optionalObject(ctx), Set.of()).throwIfInvalid();
-    idempotent.run(
+    HttpAnswers.send(
         ctx,
-        "projections.rebuild",
-        key,
-        new JsonObject().put("projection", name),
-        k ->
-            // Stopping and resetting a processor blocks: never on the event loop.
-            vertx
-                .executeBlocking(
-                    () -> {
-                      writeModel.rebuild(name);
-                      return name;
-                    })
-                .map(
-                    n ->
-                        new ApiResponse(
-                            202,
-                            new JsonObject().put("projection", n).put("status", "REBUILDING"),
-                            java.util.Map.of())));
+        idempotent.run(
+            "projections.rebuild",
+            key,
+            new JsonObject().put("projection", name),
+            ctx.request().path(),
+            k ->
+                // Stopping and resetting a processor blocks: never on the event loop.
+                vertx
+                    .executeBlocking(
+                        () -> {
+                          writeModel.rebuild(name);
+                          return name;
+                        })
+                    .map(
+                        n ->
+                            new ApiResponse(
+                                202,
+                                new JsonObject().put("projection", n).put("status", "REBUILDING"),
+                                java.util.Map.of()))));
   }
 }

@@ -8,9 +8,8 @@ import io.slotkeeper.api.http.support.QueryParams;
 import io.slotkeeper.stream.EventFilter;
 import io.slotkeeper.stream.EventReader;
 import io.slotkeeper.stream.EventSubscription;
-import io.slotkeeper.stream.StreamEvent;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -76,29 +75,17 @@ public final class EventRoutes {
             reader,
             after,
             filter,
-            new EventSubscription.Sink() {
-              @Override
-              public Future<Void> write(StreamEvent e) {
-                return response.write(
-                    "id: "
-                        + e.position()
-                        + "\nevent: "
-                        + e.type()
-                        + "\ndata: "
-                        + e.json().encode()
-                        + "\n\n");
-              }
-
-              @Override
-              public boolean writeQueueFull() {
-                return response.writeQueueFull();
-              }
-
-              @Override
-              public void drainHandler(Runnable then) {
-                response.drainHandler(v -> then.run());
-              }
-            });
+            EventSubscription.Sink.to(
+                response,
+                e ->
+                    Buffer.buffer(
+                        "id: "
+                            + e.position()
+                            + "\nevent: "
+                            + e.type()
+                            + "\ndata: "
+                            + e.json().encode()
+                            + "\n\n")));
     long keepAlive =
         vertx.setPeriodic(
             KEEP_ALIVE_MILLIS,

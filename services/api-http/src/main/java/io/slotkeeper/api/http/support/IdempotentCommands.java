@@ -10,22 +10,40 @@ import io.slotkeeper.idempotency.StoredResponse;
 import io.slotkeeper.metrics.SlotkeeperMetrics;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.RoutingContext;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Idempotency-Key semantics for every mutating route (the IETF draft and Stripe's behaviour):
- * missing or malformed key 400; same key and same request replays the saved response with {@code
- * Idempotent-Replayed: true}; same key with another request 422; while the first request runs 409.
- * Requests that fail validation are not saved (nothing began); once execution began, its answer is
- * saved, errors included, except 5xx, which release the key so a retry can run.
+ * Idempotency-Key semantics for every mutating operation, whatever the protocol (the IETF draft and
+ * Stripe's behaviour): missing or malformed key 400; same key and same request replays the saved
+ * response; same key with another request 422; while the first request runs 409 ({@link
+ * #IN_FLIGHT}). Requests that fail validation are not saved (nothing began); once execution began,
+ * its answer is saved, errors included, except 5xx, which release the key so a retry can run.
+ *
+ * <p>Protocol-free: the answer is the saved HTTP-shaped response (status, headers, JSON body),
+ * written by {@link HttpAnswers} for HTTP and mapped to a message or a status by the gRPC API. HTTP
+ * and gRPC build the same operation name and request JSON, so a key used over one protocol replays
+ * over the other.
  */
 public final class IdempotentCommands {
 
   private static final Logger log = LoggerFactory.getLogger(IdempotentCommands.class);
   public static final String HEADER = "Idempotency-Key";
+
+  /** The title of the 409 answered while the key's first request still runs. */
+  public static final String IN_FLIGHT = "Request in flight";
+
+  /** The saved response of the key's request, and whether this answer is a replay of it. */
+  public record Outcome(StoredResponse response, boolean replayed) {
+
+    /** The saved JSON body. */
+    public JsonObject body() {
+      return new JsonObject(response.body());
+    }
+  }
 
   private final IdempotencyStore store;
   private final SlotkeeperMetrics metrics;
@@ -35,9 +53,8 @@ public final class IdempotentCommands {
     this.metrics = metrics;
   }
 
-  /** The request's key, validated (throws a 400 problem). */
-  public static String requireKey(RoutingContext ctx) {
-    String key = ctx.request().getHeader(HEADER);
+  /** The key, validated (throws a 400 problem). */
+  public static String requireKey(String key) {
     String problem = IdempotencyKeys.problemWith(key);
     if (problem != null) {
       throw ApiProblem.badRequest(problem);
@@ -46,58 +63,56 @@ public final class IdempotentCommands {
   }
 
   /**
-   * Runs {@code execute} at most once per key and answers the request. {@code request} is the
-   * validated request (path parameters and body) that identifies it for the fingerprint.
+   * Runs {@code execute} at most once per key. {@code request} is the validated request (path
+   * parameters and body) that identifies it for the fingerprint; {@code instance} is the resource
+   * path named in saved problems. Fails (with an {@link ApiProblem} or a failure {@link
+   * Problems#from} maps) when nothing is saved: in flight, mismatch, storage down, 5xx.
    */
-  public void run(
-      RoutingContext ctx,
+  public Future<Outcome> run(
       String operation,
       String key,
       JsonObject request,
+      String instance,
       Function<String, Future<ApiResponse>> execute) {
     String fingerprint = RequestFingerprint.of(operation, request);
-    store
+    return store
         .claim(key, operation, fingerprint)
-        .onFailure(e -> Problems.send(ctx, Problems.from(e)))
-        .onSuccess(
+        .compose(
             claim -> {
               if (claim instanceof Claim.Replay) {
                 count(operation, "replayed");
-                replay(ctx, ((Claim.Replay) claim).response());
+                return Future.succeededFuture(new Outcome(((Claim.Replay) claim).response(), true));
               } else if (claim instanceof Claim.InFlight) {
                 count(operation, "conflict");
-                Problems.send(
-                    ctx,
+                return Future.failedFuture(
                     new ApiProblem(
                         409,
-                        "Request in flight",
+                        IN_FLIGHT,
                         "the first request with this Idempotency-Key is still being processed; retry later"));
               } else if (claim instanceof Claim.Mismatch) {
                 count(operation, "mismatch");
-                Problems.send(
-                    ctx,
+                return Future.failedFuture(
                     new ApiProblem(
                         422,
                         "Idempotency-Key reused",
                         "this Idempotency-Key was used for a different request ("
                             + ((Claim.Mismatch) claim).firstOperation()
                             + " or another body)"));
-              } else {
-                count(operation, "new");
-                executeAndSave(ctx, key, execute);
               }
+              count(operation, "new");
+              return executeAndSave(key, instance, execute);
             });
   }
 
-  private void executeAndSave(
-      RoutingContext ctx, String key, Function<String, Future<ApiResponse>> execute) {
+  private Future<Outcome> executeAndSave(
+      String key, String instance, Function<String, Future<ApiResponse>> execute) {
     Future<ApiResponse> result;
     try {
       result = execute.apply(key);
     } catch (RuntimeException e) {
       result = Future.failedFuture(e);
     }
-    result
+    return result
         .recover(
             failure -> {
               ApiProblem p = Problems.from(failure);
@@ -107,38 +122,18 @@ public final class IdempotentCommands {
               return Future.succeededFuture(
                   new ApiResponse(
                       p.status(),
-                      Problems.body(p, ctx.request().path()),
-                      java.util.Map.of("Content-Type", Problems.CONTENT_TYPE)));
+                      Problems.body(p, instance),
+                      Map.of("Content-Type", Problems.CONTENT_TYPE)));
             })
         .compose(
             response -> {
-              java.util.Map<String, String> headers = new java.util.HashMap<>(response.headers());
+              Map<String, String> headers = new HashMap<>(response.headers());
               headers.putIfAbsent("Content-Type", "application/json");
               StoredResponse saved =
                   new StoredResponse(response.status(), headers, response.body().encode());
-              return store.complete(key, saved).map(saved);
+              return store.complete(key, saved).map(new Outcome(saved, false));
             })
-        .onSuccess(saved -> write(ctx, saved, false))
-        .onFailure(
-            e -> {
-              log.warn("request with Idempotency-Key failed: {}", e.getMessage());
-              Problems.send(ctx, Problems.from(e));
-            });
-  }
-
-  private static void replay(RoutingContext ctx, StoredResponse saved) {
-    write(ctx, saved, true);
-  }
-
-  private static void write(RoutingContext ctx, StoredResponse saved, boolean replayed) {
-    if (ctx.response().ended()) {
-      return;
-    }
-    saved.headers().forEach((k, v) -> ctx.response().putHeader(k, v));
-    if (replayed) {
-      ctx.response().putHeader("Idempotent-Replayed", "true");
-    }
-    ctx.response().setStatusCode(saved.status()).end(saved.body());
+        .onFailure(e -> log.warn("request with Idempotency-Key failed: {}", e.getMessage()));
   }
 
   private void count(String operation, String result) {

@@ -12,7 +12,11 @@ public final class PathIds {
 
   /** The named path parameter, validated; a 400 problem otherwise. */
   public static String require(RoutingContext ctx, String name) {
-    String v = ctx.pathParam(name);
+    return require(name, ctx.pathParam(name));
+  }
+
+  /** The identifier {@code v} named {@code name}, validated; a 400 problem otherwise. */
+  public static String require(String name, String v) {
     if (!valid(v)) {
       throw ApiProblem.invalid(
           "invalid " + name,

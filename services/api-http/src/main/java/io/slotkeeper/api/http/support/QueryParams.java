@@ -20,15 +20,25 @@ public final class QueryParams {
     if (raw == null || raw.isEmpty()) {
       return fallback;
     }
+    long v;
     try {
-      long v = Long.parseLong(raw);
-      if (v >= min && v <= max) {
-        return v;
-      }
+      v = Long.parseLong(raw);
     } catch (NumberFormatException e) {
-      // reported below
+      throw outOfRange(name, min, max);
     }
-    throw ApiProblem.invalid(
+    return inRange(name, v, min, max);
+  }
+
+  /** {@code v} when in [min, max]; a 400 naming the parameter otherwise. */
+  public static long inRange(String name, long v, long min, long max) {
+    if (v < min || v > max) {
+      throw outOfRange(name, min, max);
+    }
+    return v;
+  }
+
+  private static ApiProblem outOfRange(String name, long min, long max) {
+    return ApiProblem.invalid(
         "invalid query parameter " + name,
         Map.of(name, "a whole number from " + min + " to " + max));
   }

@@ -1,7 +1,6 @@
 package io.slotkeeper.api.http.support;
 
 import io.slotkeeper.api.http.problem.ApiProblem;
-import io.slotkeeper.api.http.problem.Problems;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -24,12 +23,12 @@ public final class Reads {
   /** Answers 200 with the found JSON, 404 with {@code notFound} otherwise. */
   public static void respond(
       RoutingContext ctx, Future<Optional<JsonObject>> lookup, String notFound) {
-    lookup
-        .onSuccess(
-            found ->
-                found.ifPresentOrElse(
-                    ctx::json, () -> Problems.send(ctx, ApiProblem.notFound(notFound))))
-        .onFailure(e -> Problems.send(ctx, Problems.from(e)));
+    HttpAnswers.json(ctx, found(lookup, notFound));
+  }
+
+  /** The found JSON, or a failure with a 404 problem saying {@code notFound}. */
+  public static Future<JsonObject> found(Future<Optional<JsonObject>> lookup, String notFound) {
+    return lookup.map(found -> found.orElseThrow(() -> ApiProblem.notFound(notFound)));
   }
 
   /** An optional timestamp as ISO-8601 text. */

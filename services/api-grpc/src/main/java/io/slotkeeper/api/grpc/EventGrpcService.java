@@ -1,0 +1,113 @@
+package io.slotkeeper.api.grpc;
+
+import io.slotkeeper.api.http.auth.Role;
+import io.slotkeeper.api.http.support.QueryParams;
+import io.slotkeeper.grpc.v1.Event;
+import io.slotkeeper.grpc.v1.EventServiceGrpcService;
+import io.slotkeeper.grpc.v1.ListEventsResponse;
+import io.slotkeeper.stream.EventFilter;
+import io.slotkeeper.stream.EventReader;
+import io.slotkeeper.stream.EventSubscription;
+import io.slotkeeper.stream.StreamEvent;
+import io.vertx.core.Vertx;
+import io.vertx.grpc.server.GrpcServerRequest;
+import io.vertx.grpc.server.GrpcServerResponse;
+import io.vertx.grpc.server.Service;
+import io.vertx.grpc.server.ServiceBuilder;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@code slotkeeper.v1.EventService}: pages and a live stream of the stored events, read by the
+ * same {@link EventReader} and {@link EventSubscription} as {@code GET /v1/events} and the SSE
+ * stream, so order, gaps and resume semantics are the same.
+ */
+final class EventGrpcService {
+
+  static final int DEFAULT_LIMIT = 100;
+
+  private EventGrpcService() {}
+
+  static Service create(GrpcCalls calls, Vertx vertx, EventReader reader) {
+    ServiceBuilder b =
+        Service.service(
+            EventServiceGrpcService.SERVICE_NAME, EventServiceGrpcService.SERVICE_DESCRIPTOR);
+    calls.unary(
+        b,
+        EventServiceGrpcService.List,
+        Role.CLIENT,
+        (r, request) -> {
+          long after = QueryParams.inRange("after", r.getAfter(), 0, Long.MAX_VALUE);
+          int limit = r.getLimit() == 0 ? DEFAULT_LIMIT : r.getLimit();
+          QueryParams.inRange("limit", limit, 1, EventReader.MAX_LIMIT);
+          return reader
+              .page(after, limit, filter(r.getAggregateTypesList(), r.getEventTypesList()))
+              .map(
+                  page -> {
+                    ListEventsResponse.Builder out =
+                        ListEventsResponse.newBuilder().setNext(page.next());
+                    page.events().forEach(e -> out.addEvents(event(e)));
+                    return out.build();
+                  });
+        });
+    b.bind(
+        EventServiceGrpcService.Subscribe,
+        request -> request.handler(msg -> subscribe(calls, vertx, reader, request, msg)));
+    return b.build();
+  }
+
+  private static void subscribe(
+      GrpcCalls calls,
+      Vertx vertx,
+      EventReader reader,
+      GrpcServerRequest<io.slotkeeper.grpc.v1.SubscribeRequest, Event> request,
+      io.slotkeeper.grpc.v1.SubscribeRequest msg) {
+    GrpcServerResponse<io.slotkeeper.grpc.v1.SubscribeRequest, Event> response = request.response();
+    long after;
+    try {
+      calls.authorize(request, Role.CLIENT);
+      after = QueryParams.inRange("after", msg.getAfter(), 0, Long.MAX_VALUE);
+    } catch (RuntimeException e) {
+      GrpcCalls.fail(response, e);
+      return;
+    }
+    EventSubscription subscription =
+        EventSubscription.start(
+            vertx,
+            reader,
+            after,
+            filter(msg.getAggregateTypesList(), msg.getEventTypesList()),
+            EventSubscription.Sink.to(response, EventGrpcService::event));
+    // The client cancelled or went away: stop following the store.
+    request.exceptionHandler(e -> subscription.cancel());
+    response.exceptionHandler(e -> subscription.cancel());
+  }
+
+  static EventFilter filter(List<String> aggregateTypes, List<String> eventTypes) {
+    return new EventFilter(Set.copyOf(aggregateTypes), Set.copyOf(eventTypes));
+  }
+
+  /** The protobuf form of an event; the payload as its JSON text. */
+  static Event event(StreamEvent e) {
+    Event.Builder b =
+        Event.newBuilder()
+            .setEventId(e.eventId())
+            .setPosition(e.position())
+            .setAggregateType(e.aggregateType())
+            .setAggregateId(e.aggregateId())
+            .setSequence(e.sequence())
+            .setType(e.type())
+            .setTime(e.time().toString())
+            .setPayloadJson(e.payload() == null ? "{}" : e.payload().encode());
+    if (e.causationId() != null) {
+      b.setCausationId(e.causationId());
+    }
+    if (e.correlationId() != null) {
+      b.setCorrelationId(e.correlationId());
+    }
+    if (e.traceId() != null) {
+      b.setTraceId(e.traceId());
+    }
+    return b.build();
+  }
+}

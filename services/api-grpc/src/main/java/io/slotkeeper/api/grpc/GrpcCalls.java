@@ -1,0 +1,143 @@
+package io.slotkeeper.api.grpc;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
+import com.google.protobuf.util.JsonFormat;
+import io.slotkeeper.api.http.auth.BearerAuth;
+import io.slotkeeper.api.http.auth.Role;
+import io.slotkeeper.api.http.problem.ApiProblem;
+import io.slotkeeper.api.http.problem.Problems;
+import io.slotkeeper.api.http.support.IdempotentCommands.Outcome;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.json.JsonObject;
+import io.vertx.grpc.common.ServiceMethod;
+import io.vertx.grpc.server.GrpcServerRequest;
+import io.vertx.grpc.server.GrpcServerResponse;
+import io.vertx.grpc.server.ServiceBuilder;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * How every RPC is served: bearer auth from the {@code authorization} metadata, the operation
+ * (shared with HTTP), its HTTP-shaped answer parsed into the response message (the messages mirror
+ * the JSON fields), and failures mapped once by {@link GrpcStatuses}.
+ */
+final class GrpcCalls {
+
+  /** Metadata carrying the idempotency key when the request's field is empty. */
+  static final String KEY_METADATA = "idempotency-key";
+
+  /** Response metadata set when the answer is the replay of the key's first request. */
+  static final String REPLAYED_METADATA = "idempotent-replayed";
+
+  private static final JsonFormat.Parser JSON = JsonFormat.parser().ignoringUnknownFields();
+
+  private final BearerAuth auth;
+
+  GrpcCalls(BearerAuth auth) {
+    this.auth = auth;
+  }
+
+  /** The idempotency key: the request's field, else the {@code idempotency-key} metadata. */
+  static String key(String field, MultiMap headers) {
+    return field != null && !field.isEmpty() ? field : headers.get(KEY_METADATA);
+  }
+
+  /** Binds a mutating RPC: an idempotent operation whose saved answer becomes the response. */
+  <Req, Resp extends Message> void command(
+      ServiceBuilder service,
+      ServiceMethod<Req, Resp> method,
+      Role role,
+      BiFunction<Req, MultiMap, Future<Outcome>> operation,
+      Supplier<Message.Builder> response) {
+    unary(
+        service,
+        method,
+        role,
+        (msg, request) ->
+            operation
+                .apply(msg, request.headers())
+                .map(
+                    outcome -> {
+                      if (outcome.replayed()) {
+                        request.response().headers().set(REPLAYED_METADATA, "true");
+                      }
+                      return message(outcome.response().status(), outcome.body(), response);
+                    }));
+  }
+
+  /** Binds a read RPC: an operation answering JSON, parsed into the response message. */
+  <Req, Resp extends Message> void query(
+      ServiceBuilder service,
+      ServiceMethod<Req, Resp> method,
+      Role role,
+      Function<Req, Future<JsonObject>> operation,
+      Supplier<Message.Builder> response) {
+    unary(
+        service,
+        method,
+        role,
+        (msg, request) -> operation.apply(msg).map(json -> message(200, json, response)));
+  }
+
+  /** Binds a unary RPC that answers the message its function produces. */
+  <Req, Resp> void unary(
+      ServiceBuilder service,
+      ServiceMethod<Req, Resp> method,
+      Role role,
+      BiFunction<Req, GrpcServerRequest<Req, Resp>, Future<Resp>> call) {
+    service.bind(
+        method,
+        request ->
+            request.handler(
+                msg -> {
+                  Future<Resp> answer;
+                  try {
+                    authorize(request, role);
+                    answer = call.apply(msg, request);
+                  } catch (RuntimeException e) {
+                    answer = Future.failedFuture(e);
+                  }
+                  answer
+                      .onSuccess(r -> request.response().end(r))
+                      .onFailure(e -> fail(request.response(), e));
+                }));
+  }
+
+  /** Checks the caller's bearer token (throws a 401/403 problem). */
+  void authorize(GrpcServerRequest<?, ?> request, Role role) {
+    auth.check(request.headers().get("authorization"), role);
+  }
+
+  /** Ends the call with the failure's gRPC status and a message a caller can act on. */
+  static void fail(GrpcServerResponse<?, ?> response, Throwable failure) {
+    ApiProblem p = Problems.from(failure);
+    response.status(GrpcStatuses.of(p)).statusMessage(GrpcStatuses.message(p)).end();
+  }
+
+  /** The message of a 2xx answer; the problem of an error answer (saved errors replay too). */
+  @SuppressWarnings("unchecked")
+  static <Resp extends Message> Resp message(
+      int status, JsonObject body, Supplier<Message.Builder> builder) {
+    if (status >= 400) {
+      throw GrpcStatuses.problem(status, body);
+    }
+    Message.Builder b = builder.get();
+    try {
+      JSON.merge(body.encode(), b);
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("answer does not fit " + b.getDescriptorForType(), e);
+    }
+    return (Resp) b.build();
+  }
+
+  /** Puts a string field into a request body unless it is empty (proto3's "absent"). */
+  static JsonObject putIfSet(JsonObject body, String name, String value) {
+    if (value != null && !value.isEmpty()) {
+      body.put(name, value);
+    }
+    return body;
+  }
+}

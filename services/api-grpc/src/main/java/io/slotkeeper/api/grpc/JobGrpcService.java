@@ -1,0 +1,76 @@
+package io.slotkeeper.api.grpc;
+
+import static io.slotkeeper.api.grpc.GrpcCalls.key;
+import static io.slotkeeper.api.grpc.GrpcCalls.putIfSet;
+
+import io.slotkeeper.api.http.auth.Role;
+import io.slotkeeper.api.http.jobs.JobOperations;
+import io.slotkeeper.grpc.v1.Job;
+import io.slotkeeper.grpc.v1.JobPauseState;
+import io.slotkeeper.grpc.v1.JobServiceGrpcService;
+import io.slotkeeper.grpc.v1.ListJobsResponse;
+import io.slotkeeper.grpc.v1.ListRunsResponse;
+import io.slotkeeper.grpc.v1.TriggerJobResponse;
+import io.vertx.core.json.JsonObject;
+import io.vertx.grpc.server.Service;
+import io.vertx.grpc.server.ServiceBuilder;
+
+/** {@code slotkeeper.v1.JobService} (operator role): a thin adapter over {@link JobOperations}. */
+final class JobGrpcService {
+
+  private JobGrpcService() {}
+
+  static Service create(GrpcCalls calls, JobOperations jobs) {
+    ServiceBuilder b =
+        Service.service(
+            JobServiceGrpcService.SERVICE_NAME, JobServiceGrpcService.SERVICE_DESCRIPTOR);
+    calls.query(
+        b,
+        JobServiceGrpcService.ListJobs,
+        Role.OPERATOR,
+        r -> jobs.list(),
+        ListJobsResponse::newBuilder);
+    calls.query(
+        b,
+        JobServiceGrpcService.GetJob,
+        Role.OPERATOR,
+        r -> jobs.get(r.getName()),
+        Job::newBuilder);
+    calls.query(
+        b,
+        JobServiceGrpcService.ListRuns,
+        Role.OPERATOR,
+        r ->
+            jobs.runs(
+                r.getJob(),
+                r.getFrom(),
+                r.getTo(),
+                r.getLimit() == 0 ? JobOperations.DEFAULT_RUNS_LIMIT : r.getLimit()),
+        ListRunsResponse::newBuilder);
+    calls.command(
+        b,
+        JobServiceGrpcService.PauseJob,
+        Role.OPERATOR,
+        (r, headers) ->
+            jobs.pause(key(r.getIdempotencyKey(), headers), r.getJob(), true, new JsonObject()),
+        JobPauseState::newBuilder);
+    calls.command(
+        b,
+        JobServiceGrpcService.ResumeJob,
+        Role.OPERATOR,
+        (r, headers) ->
+            jobs.pause(key(r.getIdempotencyKey(), headers), r.getJob(), false, new JsonObject()),
+        JobPauseState::newBuilder);
+    calls.command(
+        b,
+        JobServiceGrpcService.TriggerJob,
+        Role.OPERATOR,
+        (r, headers) ->
+            jobs.trigger(
+                key(r.getIdempotencyKey(), headers),
+                r.getJob(),
+                putIfSet(new JsonObject(), "slot", r.getSlot())),
+        TriggerJobResponse::newBuilder);
+    return b.build();
+  }
+}

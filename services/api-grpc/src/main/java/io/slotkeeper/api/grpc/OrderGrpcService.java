@@ -1,0 +1,78 @@
+package io.slotkeeper.api.grpc;
+
+import static io.slotkeeper.api.grpc.GrpcCalls.key;
+import static io.slotkeeper.api.grpc.GrpcCalls.putIfSet;
+
+import io.slotkeeper.api.http.auth.Role;
+import io.slotkeeper.api.http.orders.OrderOperations;
+import io.slotkeeper.grpc.v1.Order;
+import io.slotkeeper.grpc.v1.OrderLine;
+import io.slotkeeper.grpc.v1.OrderResult;
+import io.slotkeeper.grpc.v1.OrderServiceGrpcService;
+import io.slotkeeper.grpc.v1.PlaceOrderRequest;
+import io.slotkeeper.grpc.v1.ProcessOrderResponse;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.grpc.server.Service;
+import io.vertx.grpc.server.ServiceBuilder;
+
+/** {@code slotkeeper.v1.OrderService}: a thin adapter over {@link OrderOperations}. */
+final class OrderGrpcService {
+
+  private OrderGrpcService() {}
+
+  static Service create(GrpcCalls calls, OrderOperations orders) {
+    ServiceBuilder b =
+        Service.service(
+            OrderServiceGrpcService.SERVICE_NAME, OrderServiceGrpcService.SERVICE_DESCRIPTOR);
+    calls.command(
+        b,
+        OrderServiceGrpcService.PlaceOrder,
+        Role.CLIENT,
+        (r, headers) -> orders.place(key(r.getIdempotencyKey(), headers), body(r)),
+        OrderResult::newBuilder);
+    calls.query(
+        b,
+        OrderServiceGrpcService.GetOrder,
+        Role.CLIENT,
+        r -> orders.get(r.getOrderId()),
+        Order::newBuilder);
+    calls.command(
+        b,
+        OrderServiceGrpcService.CancelOrder,
+        Role.CLIENT,
+        (r, headers) ->
+            orders.cancel(
+                key(r.getIdempotencyKey(), headers),
+                r.getOrderId(),
+                putIfSet(new JsonObject(), "reason", r.getReason())),
+        OrderResult::newBuilder);
+    calls.command(
+        b,
+        OrderServiceGrpcService.ProcessOrder,
+        Role.OPERATOR,
+        (r, headers) ->
+            orders.process(key(r.getIdempotencyKey(), headers), r.getOrderId(), new JsonObject()),
+        ProcessOrderResponse::newBuilder);
+    return b.build();
+  }
+
+  /** The JSON body {@code POST /v1/orders} would carry for the same request. */
+  static JsonObject body(PlaceOrderRequest r) {
+    JsonObject body = new JsonObject();
+    putIfSet(body, "orderId", r.getOrderId());
+    putIfSet(body, "customerId", r.getCustomerId());
+    putIfSet(body, "currency", r.getCurrency());
+    if (r.getItemsCount() > 0) {
+      JsonArray items = new JsonArray();
+      for (OrderLine line : r.getItemsList()) {
+        items.add(
+            putIfSet(new JsonObject(), "sku", line.getSku())
+                .put("qty", line.getQty())
+                .put("unitPriceCents", line.getUnitPriceCents()));
+      }
+      body.put("items", items);
+    }
+    return body;
+  }
+}

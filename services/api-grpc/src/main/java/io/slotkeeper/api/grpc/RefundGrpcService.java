@@ -1,0 +1,58 @@
+package io.slotkeeper.api.grpc;
+
+import static io.slotkeeper.api.grpc.GrpcCalls.key;
+import static io.slotkeeper.api.grpc.GrpcCalls.putIfSet;
+
+import io.slotkeeper.api.http.auth.Role;
+import io.slotkeeper.api.http.refunds.RefundOperations;
+import io.slotkeeper.grpc.v1.ListRefundsResponse;
+import io.slotkeeper.grpc.v1.Refund;
+import io.slotkeeper.grpc.v1.RefundServiceGrpcService;
+import io.vertx.core.json.JsonObject;
+import io.vertx.grpc.server.Service;
+import io.vertx.grpc.server.ServiceBuilder;
+
+/** {@code slotkeeper.v1.RefundService}: a thin adapter over {@link RefundOperations}. */
+final class RefundGrpcService {
+
+  private RefundGrpcService() {}
+
+  static Service create(GrpcCalls calls, RefundOperations refunds) {
+    ServiceBuilder b =
+        Service.service(
+            RefundServiceGrpcService.SERVICE_NAME, RefundServiceGrpcService.SERVICE_DESCRIPTOR);
+    calls.command(
+        b,
+        RefundServiceGrpcService.RequestRefund,
+        Role.CLIENT,
+        (r, headers) ->
+            refunds.request(
+                key(r.getIdempotencyKey(), headers),
+                r.getOrderId(),
+                putIfSet(
+                    new JsonObject().put("amountCents", r.getAmountCents()),
+                    "reason",
+                    r.getReason())),
+        Refund::newBuilder);
+    calls.query(
+        b,
+        RefundServiceGrpcService.GetRefund,
+        Role.CLIENT,
+        r -> refunds.get(r.getRefundId()),
+        Refund::newBuilder);
+    calls.query(
+        b,
+        RefundServiceGrpcService.ListRefunds,
+        Role.CLIENT,
+        r -> refunds.byOrder(r.getOrderId()),
+        ListRefundsResponse::newBuilder);
+    calls.command(
+        b,
+        RefundServiceGrpcService.IssueRefund,
+        Role.OPERATOR,
+        (r, headers) ->
+            refunds.issue(key(r.getIdempotencyKey(), headers), r.getRefundId(), new JsonObject()),
+        Refund::newBuilder);
+    return b.build();
+  }
+}

@@ -1,0 +1,41 @@
+package io.slotkeeper.api.http.support;
+
+import io.slotkeeper.api.http.problem.Problems;
+import io.slotkeeper.idempotency.StoredResponse;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+
+/** Writes the answers of the operation layer as HTTP responses; failures as problem+json. */
+public final class HttpAnswers {
+
+  private HttpAnswers() {}
+
+  /** The request's {@code Idempotency-Key} header as sent (the operation validates it). */
+  public static String idempotencyKey(RoutingContext ctx) {
+    return ctx.request().getHeader(IdempotentCommands.HEADER);
+  }
+
+  /** Answers with the saved (or replayed) response of an idempotent command. */
+  public static void send(RoutingContext ctx, Future<IdempotentCommands.Outcome> outcome) {
+    outcome
+        .onSuccess(o -> write(ctx, o.response(), o.replayed()))
+        .onFailure(e -> Problems.send(ctx, Problems.from(e)));
+  }
+
+  /** Answers 200 with the JSON, or the failure's problem. */
+  public static void json(RoutingContext ctx, Future<JsonObject> body) {
+    body.onSuccess(ctx::json).onFailure(e -> Problems.send(ctx, Problems.from(e)));
+  }
+
+  private static void write(RoutingContext ctx, StoredResponse saved, boolean replayed) {
+    if (ctx.response().ended()) {
+      return;
+    }
+    saved.headers().forEach((k, v) -> ctx.response().putHeader(k, v));
+    if (replayed) {
+      ctx.response().putHeader("Idempotent-Replayed", "true");
+    }
+    ctx.response().setStatusCode(saved.status()).end(saved.body());
+  }
+}
