@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.slotkeeper.app.GrpcTestClient.Reply;
+import io.slotkeeper.grpc.v1.BackfillJobRequest;
+import io.slotkeeper.grpc.v1.BackfillJobResponse;
 import io.slotkeeper.grpc.v1.CancelOrderRequest;
 import io.slotkeeper.grpc.v1.Event;
 import io.slotkeeper.grpc.v1.EventServiceGrpcClient;
@@ -325,6 +327,28 @@ class GrpcApiIT {
                 ListRunsRequest.newBuilder().setJob("daily-report").build(),
                 AppHarness.OPERATOR));
     assertThat(runs.getRuns(0).getSlot()).isEqualTo(JobsHttpIT.REPORT_SLOT);
+
+    BackfillJobRequest backfill =
+        BackfillJobRequest.newBuilder()
+            .setIdempotencyKey("g-bf-dry")
+            .setJob("retention-cleanup")
+            .setFrom("2026-11-21T00:00:00Z")
+            .setTo("2026-11-21T01:30:00Z")
+            .setDryRun(true)
+            .build();
+    BackfillJobResponse listed =
+        ok(grpc.call(JobServiceGrpcClient.BackfillJob, backfill, AppHarness.OPERATOR));
+    assertThat(listed.getSlotsList())
+        .containsExactly("2026-11-21T00:00:00Z", "2026-11-21T01:00:00Z");
+    BackfillJobResponse fired =
+        ok(
+            grpc.call(
+                JobServiceGrpcClient.BackfillJob,
+                backfill.toBuilder().setIdempotencyKey("g-bf-1").setDryRun(false).build(),
+                AppHarness.OPERATOR));
+    assertThat(fired.getRunsList())
+        .extracting(TriggerJobResponse::getOutcome)
+        .containsExactly("COMPLETED", "COMPLETED");
 
     PauseJobRequest pause =
         PauseJobRequest.newBuilder().setJob("inventory-sync").setIdempotencyKey("g-p-1").build();

@@ -5,6 +5,7 @@ import static io.slotkeeper.api.grpc.GrpcCalls.putIfSet;
 
 import io.slotkeeper.api.http.auth.Role;
 import io.slotkeeper.api.http.jobs.JobOperations;
+import io.slotkeeper.grpc.v1.BackfillJobResponse;
 import io.slotkeeper.grpc.v1.Job;
 import io.slotkeeper.grpc.v1.JobPauseState;
 import io.slotkeeper.grpc.v1.JobServiceGrpcService;
@@ -71,6 +72,19 @@ final class JobGrpcService {
                 r.getJob(),
                 putIfSet(new JsonObject(), "slot", r.getSlot())),
         TriggerJobResponse::newBuilder);
+    calls.command(
+        b,
+        JobServiceGrpcService.BackfillJob,
+        Role.OPERATOR,
+        (r, headers) -> {
+          JsonObject body =
+              putIfSet(putIfSet(new JsonObject(), "from", r.getFrom()), "to", r.getTo());
+          if (r.getDryRun()) {
+            body.put("dryRun", true);
+          }
+          return jobs.backfill(key(r.getIdempotencyKey(), headers), r.getJob(), body);
+        },
+        BackfillJobResponse::newBuilder);
     return b.build();
   }
 }
