@@ -106,7 +106,7 @@ public final class WriteModel implements AutoCloseable {
                 c ->
                     List.of(
                         new MessageOriginProvider(),
-                        new SimpleCorrelationDataProvider("commandId")))
+                        new SimpleCorrelationDataProvider("commandId", "slot")))
             .configureEventStore(
                 c ->
                     EmbeddedEventStore.builder()

@@ -36,8 +36,19 @@ public final class CommandService {
 
   /** Sends the command; completes with its outcome or with a domain exception. */
   public <R> CompletableFuture<CommandOutcome<R>> send(Command command) {
+    return send(command, Map.of());
+  }
+
+  /**
+   * Sends the command with extra metadata that its events carry (correlation data, e.g. the {@code
+   * slot} a scheduled job's command comes from).
+   */
+  public <R> CompletableFuture<CommandOutcome<R>> send(
+      Command command, Map<String, String> metadata) {
     long started = System.nanoTime();
-    CompletableFuture<CommandOutcome<R>> result = attempt(command, 1);
+    Map<String, Object> all = new java.util.HashMap<>(metadata);
+    all.put("commandId", command.commandId());
+    CompletableFuture<CommandOutcome<R>> result = attempt(command, Map.copyOf(all), 1);
     result.whenComplete(
         (outcome, error) ->
             metrics.command(
@@ -68,11 +79,11 @@ public final class CommandService {
         : SlotkeeperMetrics.CommandOutcome.FAILED;
   }
 
-  private <R> CompletableFuture<CommandOutcome<R>> attempt(Command command, int attempt) {
+  private <R> CompletableFuture<CommandOutcome<R>> attempt(
+      Command command, Map<String, Object> metadata, int attempt) {
     CompletableFuture<CommandOutcome<R>> result = new CompletableFuture<>();
     CommandMessage<Command> message =
-        GenericCommandMessage.<Command>asCommandMessage(command)
-            .andMetaData(Map.of("commandId", command.commandId()));
+        GenericCommandMessage.<Command>asCommandMessage(command).andMetaData(metadata);
     commandBus.dispatch(
         message,
         (msg, response) -> {
@@ -91,7 +102,7 @@ public final class CommandService {
             log.debug(
                 "conflict on {} (attempt {}): {}", command.commandId(), attempt, error.toString());
             CompletableFuture.delayedExecutor(backoffMillis(attempt), TimeUnit.MILLISECONDS)
-                .execute(() -> relay(attempt(command, attempt + 1), result));
+                .execute(() -> relay(attempt(command, metadata, attempt + 1), result));
           } else if (error
               instanceof org.axonframework.modelling.command.AggregateNotFoundException) {
             result.completeExceptionally(

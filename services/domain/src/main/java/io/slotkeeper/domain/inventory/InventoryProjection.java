@@ -37,7 +37,7 @@ public class InventoryProjection {
           + " WHERE inventory.last_position < EXCLUDED.last_position";
   private static final String LOG =
       "INSERT INTO inventory_log (position, sku, delta_on_hand, delta_reserved, reason, order_id,"
-          + " command_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+          + " slot, command_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
           + " ON CONFLICT (position) DO NOTHING";
 
   private final ProjectionSql sql;
@@ -52,6 +52,7 @@ public class InventoryProjection {
       @SequenceNumber long seq,
       @org.axonframework.eventhandling.Timestamp Instant at,
       @MetaDataValue("commandId") String commandId,
+      @MetaDataValue("slot") String slot,
       TrackingToken token) {
     long position = ProjectionSql.position(token);
     Timestamp ts = Timestamp.from(at);
@@ -65,7 +66,8 @@ public class InventoryProjection {
         position,
         ts);
     Change c = Change.of(e);
-    sql.update(LOG, position, e.sku(), c.onHand, c.reserved, c.reason, c.orderId, commandId, ts);
+    sql.update(
+        LOG, position, e.sku(), c.onHand, c.reserved, c.reason, c.orderId, slot, commandId, ts);
   }
 
   @ResetHandler

@@ -9,6 +9,7 @@ import io.slotkeeper.domain.command.InvalidCommandException;
 import io.slotkeeper.domain.command.RuleViolationException;
 import io.slotkeeper.events.Command;
 import io.slotkeeper.timers.SlotRun;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -42,7 +43,8 @@ final class Commands {
   static <R> Optional<CommandOutcome<R>> sendUnlessRefused(
       CommandService commands, Command command, SlotRun run) {
     try {
-      return Optional.of(join(commands.<R>send(command)));
+      // The slot travels with the command into its events' metadata (e.g. inventory_log.slot).
+      return Optional.of(join(commands.<R>send(command, Map.of("slot", run.slotId()))));
     } catch (RuntimeException e) {
       if (!isRefusal(e)) {
         throw e;

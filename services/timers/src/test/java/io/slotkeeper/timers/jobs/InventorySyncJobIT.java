@@ -67,6 +67,15 @@ class InventorySyncJobIT {
     assertThat(runAt(T0.plusSeconds(120))).isEqualTo(counts(1, 1, 0));
     harness.awaitLong(40, "SELECT on_hand FROM inventory WHERE sku = 'A'");
     harness.awaitLong(7, "SELECT on_hand FROM inventory WHERE sku = 'B'");
+    // Each change names the slot it came from, as the ledger knows it.
+    harness.awaitLong(
+        0, "SELECT count(*) FROM inventory_log WHERE sku IN ('A', 'B') AND slot IS NULL");
+    assertThat(
+            harness.queryLong(
+                "SELECT count(*) FROM inventory_log WHERE slot = '"
+                    + io.slotkeeper.events.DeterministicIds.forSlot(InventorySyncJob.NAME, T0)
+                    + "'"))
+        .isEqualTo(2);
     assertThat(harness.events("StockCounted")).isEqualTo(3);
   }
 
