@@ -140,6 +140,59 @@ class HostileRequestsIT {
     assertThat(h.get("/v1/orders/x", null).statusCode()).isEqualTo(401);
   }
 
+  // Found by HttpFuzzIT: both were 500s.
+  @Test
+  void aLongFormFieldIsRefusedNot500() {
+    String before = h.stateFingerprint();
+    HttpResponse<String> r =
+        h.send(
+            java.net.http.HttpRequest.newBuilder(h.uri("/v1/orders/x/process"))
+                .header("Authorization", "Bearer " + AppHarness.OPERATOR)
+                .header("Idempotency-Key", "form-1")
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"" + "x".repeat(5000)))
+                .build());
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(413);
+    assertThat(h.stateFingerprint()).isEqualTo(before);
+  }
+
+  // Found by HttpFuzzIT: the multipart body was decoded away and the order processed (200).
+  @Test
+  void aFormBodyOnARouteWithAnOptionalBodyIs415() {
+    String before = h.stateFingerprint();
+    HttpResponse<String> r =
+        h.send(
+            java.net.http.HttpRequest.newBuilder(h.uri("/v1/jobs/inventory-sync/pause"))
+                .header("Authorization", "Bearer " + AppHarness.OPERATOR)
+                .header("Idempotency-Key", "form-2")
+                .header("Content-Type", "multipart/form-data; boundary=xyz")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"admin\":1}"))
+                .build());
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(415);
+    assertThat(h.stateFingerprint()).isEqualTo(before);
+  }
+
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(
+      strings = {"-1000000000-01-01T00:00:00Z", "+1000000000-12-31T23:59:59.999999999Z"})
+  void instantsBeyondTheYear9999AreRefusedNot500(String instant) {
+    String before = h.stateFingerprint();
+    HttpResponse<String> trigger =
+        h.post(
+            "/v1/jobs/daily-report/runs",
+            AppHarness.OPERATOR,
+            "extreme-" + instant.charAt(0),
+            new JsonObject().put("slot", instant).encode());
+    assertThat(trigger.statusCode()).as(trigger.body()).isEqualTo(400);
+    HttpResponse<String> runs =
+        h.get(
+            "/v1/jobs/daily-report/runs?from="
+                + java.net.URLEncoder.encode(instant, java.nio.charset.StandardCharsets.UTF_8),
+            AppHarness.OPERATOR);
+    assertThat(runs.statusCode()).as(runs.body()).isEqualTo(400);
+    assertThat(h.stateFingerprint()).isEqualTo(before);
+  }
+
   @Test
   void publicEndpointsNeedNoToken() {
     assertThat(h.get("/health/live", null).statusCode()).isEqualTo(200);
