@@ -140,18 +140,26 @@ class HostileRequestsIT {
     assertThat(h.get("/v1/orders/x", null).statusCode()).isEqualTo(401);
   }
 
+  static HttpResponse<String> postAs(String path, String key, String contentType, String body) {
+    return h.send(
+        java.net.http.HttpRequest.newBuilder(h.uri(path))
+            .header("Authorization", "Bearer " + AppHarness.OPERATOR)
+            .header("Idempotency-Key", key)
+            .header("Content-Type", contentType)
+            .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body))
+            .build());
+  }
+
   // Found by HttpFuzzIT: both were 500s.
   @Test
   void aLongFormFieldIsRefusedNot500() {
     String before = h.stateFingerprint();
     HttpResponse<String> r =
-        h.send(
-            java.net.http.HttpRequest.newBuilder(h.uri("/v1/orders/x/process"))
-                .header("Authorization", "Bearer " + AppHarness.OPERATOR)
-                .header("Idempotency-Key", "form-1")
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"" + "x".repeat(5000)))
-                .build());
+        postAs(
+            "/v1/orders/x/process",
+            "form-1",
+            "application/x-www-form-urlencoded",
+            "{\"" + "x".repeat(5000));
     assertThat(r.statusCode()).as(r.body()).isEqualTo(413);
     assertThat(h.stateFingerprint()).isEqualTo(before);
   }
@@ -161,13 +169,11 @@ class HostileRequestsIT {
   void aFormBodyOnARouteWithAnOptionalBodyIs415() {
     String before = h.stateFingerprint();
     HttpResponse<String> r =
-        h.send(
-            java.net.http.HttpRequest.newBuilder(h.uri("/v1/jobs/inventory-sync/pause"))
-                .header("Authorization", "Bearer " + AppHarness.OPERATOR)
-                .header("Idempotency-Key", "form-2")
-                .header("Content-Type", "multipart/form-data; boundary=xyz")
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"admin\":1}"))
-                .build());
+        postAs(
+            "/v1/jobs/inventory-sync/pause",
+            "form-2",
+            "multipart/form-data; boundary=xyz",
+            "{\"admin\":1}");
     assertThat(r.statusCode()).as(r.body()).isEqualTo(415);
     assertThat(h.stateFingerprint()).isEqualTo(before);
   }
