@@ -2,7 +2,7 @@
 MVN ?= mvn -B -ntp
 JAR := services/app/target/slotkeeper.jar
 
-.PHONY: run test build fmt clean
+.PHONY: run test fuzz build fmt clean
 
 ## run: build if needed, then start the service (embedded PostgreSQL and Redis unless configured)
 run: $(JAR)
@@ -18,6 +18,12 @@ build:
 ## test: every test, against real PostgreSQL and Redis
 test:
 	$(MVN) install
+
+## fuzz: the hostile-input properties (HttpFuzzIT) with FUZZ_TRIES tries each (make test: 150)
+FUZZ_TRIES ?= 5000
+fuzz:
+	$(MVN) -q -DskipTests install
+	$(MVN) -pl services/app test -Djqwik.tries.default=$(FUZZ_TRIES) -Dtest='*FuzzIT' -Dsurefire.failIfNoSpecifiedTests=false
 
 ## fmt: apply google-java-format to all Java sources
 fmt:

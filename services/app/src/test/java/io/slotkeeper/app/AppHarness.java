@@ -93,13 +93,37 @@ final class AppHarness implements AutoCloseable {
     return TestInfra.queryLong(db, sql);
   }
 
-  /** Everything a bad request must leave untouched. */
+  /** Everything a bad request must leave untouched: the write side, every read table, the keys. */
   String stateFingerprint() {
-    return count("SELECT count(*) FROM domain_event_entry")
-        + "/"
-        + count("SELECT count(*) FROM command_ledger")
-        + "/"
-        + count("SELECT count(*) FROM idempotency_keys");
+    return fingerprint("true");
+  }
+
+  /**
+   * Like {@link #stateFingerprint()}, but not counting keys that hold a saved rejection (4xx): a
+   * well-formed request refused by the domain (unknown order, wrong state) saves its answer under
+   * its key, as the Idempotency-Key semantics require, without any effect.
+   */
+  String effectsFingerprint() {
+    return fingerprint("NOT (state = 'COMPLETED' AND response_status >= 400)");
+  }
+
+  private String fingerprint(String keysCounted) {
+    StringBuilder sql =
+        new StringBuilder("SELECT concat_ws('/', ")
+            .append("(SELECT count(*) || ':' || coalesce(max(global_index), 0)")
+            .append(" FROM domain_event_entry), (SELECT count(*) FROM command_ledger),")
+            .append(" (SELECT count(*) FROM idempotency_keys WHERE ")
+            .append(keysCounted)
+            .append(")");
+    for (String table :
+        new String[] {
+          "orders", "inventory", "inventory_log", "refunds", "job_runs", "job_controls", "reports"
+        }) {
+      sql.append(", (SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) FROM ")
+          .append(table)
+          .append(" t)");
+    }
+    return TestInfra.queryString(db, sql.append(")").toString());
   }
 
   @Override

@@ -140,6 +140,65 @@ class HostileRequestsIT {
     assertThat(h.get("/v1/orders/x", null).statusCode()).isEqualTo(401);
   }
 
+  static HttpResponse<String> postAs(String path, String key, String contentType, String body) {
+    return h.send(
+        java.net.http.HttpRequest.newBuilder(h.uri(path))
+            .header("Authorization", "Bearer " + AppHarness.OPERATOR)
+            .header("Idempotency-Key", key)
+            .header("Content-Type", contentType)
+            .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body))
+            .build());
+  }
+
+  // Found by HttpFuzzIT: both were 500s.
+  @Test
+  void aLongFormFieldIsRefusedNot500() {
+    String before = h.stateFingerprint();
+    HttpResponse<String> r =
+        postAs(
+            "/v1/orders/x/process",
+            "form-1",
+            "application/x-www-form-urlencoded",
+            "{\"" + "x".repeat(5000));
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(413);
+    assertThat(h.stateFingerprint()).isEqualTo(before);
+  }
+
+  // Found by HttpFuzzIT: the multipart body was decoded away and the order processed (200).
+  @Test
+  void aFormBodyOnARouteWithAnOptionalBodyIs415() {
+    String before = h.stateFingerprint();
+    HttpResponse<String> r =
+        postAs(
+            "/v1/jobs/inventory-sync/pause",
+            "form-2",
+            "multipart/form-data; boundary=xyz",
+            "{\"admin\":1}");
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(415);
+    assertThat(h.stateFingerprint()).isEqualTo(before);
+  }
+
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(
+      strings = {"-1000000000-01-01T00:00:00Z", "+1000000000-12-31T23:59:59.999999999Z"})
+  void instantsBeyondTheYear9999AreRefusedNot500(String instant) {
+    String before = h.stateFingerprint();
+    HttpResponse<String> trigger =
+        h.post(
+            "/v1/jobs/daily-report/runs",
+            AppHarness.OPERATOR,
+            "extreme-" + instant.charAt(0),
+            new JsonObject().put("slot", instant).encode());
+    assertThat(trigger.statusCode()).as(trigger.body()).isEqualTo(400);
+    HttpResponse<String> runs =
+        h.get(
+            "/v1/jobs/daily-report/runs?from="
+                + java.net.URLEncoder.encode(instant, java.nio.charset.StandardCharsets.UTF_8),
+            AppHarness.OPERATOR);
+    assertThat(runs.statusCode()).as(runs.body()).isEqualTo(400);
+    assertThat(h.stateFingerprint()).isEqualTo(before);
+  }
+
   @Test
   void publicEndpointsNeedNoToken() {
     assertThat(h.get("/health/live", null).statusCode()).isEqualTo(200);

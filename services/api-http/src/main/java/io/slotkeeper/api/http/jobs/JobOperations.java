@@ -255,9 +255,19 @@ public final class JobOperations {
     return raw == null || raw.isEmpty() ? fallback : parseInstant(name, raw);
   }
 
+  /** Instants outside these years cannot be stored or scheduled (and overflow date arithmetic). */
+  static final Instant EARLIEST = Instant.parse("0000-01-01T00:00:00Z");
+
+  static final Instant LATEST = Instant.parse("9999-12-31T23:59:59.999999999Z");
+
   private static Instant parseInstant(String field, String raw) {
     try {
-      return Instant.parse(raw);
+      Instant instant = Instant.parse(raw);
+      if (instant.isBefore(EARLIEST) || instant.isAfter(LATEST)) {
+        throw ApiProblem.invalid(
+            "invalid " + field, Map.of(field, "an instant between the years 0 and 9999"));
+      }
+      return instant;
     } catch (DateTimeParseException e) {
       throw ApiProblem.invalid(
           "invalid " + field, Map.of(field, "an ISO-8601 instant such as 2026-11-29T10:00:00Z"));

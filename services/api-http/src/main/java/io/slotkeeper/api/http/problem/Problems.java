@@ -51,6 +51,17 @@ public final class Problems {
     if (t instanceof AggregateNotFoundException) {
       return ApiProblem.notFound(t.getMessage());
     }
+    // A body sent as a form: Vert.x decodes forms before any route can refuse the media type.
+    if (t
+        instanceof
+        io.netty.handler.codec.http.multipart.HttpPostRequestDecoder.TooLongFormFieldException) {
+      return new ApiProblem(413, "Payload Too Large", "a form field is too long");
+    }
+    if (t
+        instanceof
+        io.netty.handler.codec.http.multipart.HttpPostRequestDecoder.ErrorDataDecoderException) {
+      return new ApiProblem(415, "Unsupported Media Type", "send the body as application/json");
+    }
     if (t instanceof TimeoutException) {
       return new ApiProblem(
           503,

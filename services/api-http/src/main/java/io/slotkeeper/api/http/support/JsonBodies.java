@@ -23,7 +23,21 @@ public final class JsonBodies {
   /** The body as a JSON object, or an empty object when there is none. */
   public static JsonObject optionalObject(RoutingContext ctx) {
     Buffer buffer = ctx.body().buffer();
-    return buffer == null || buffer.length() == 0 ? new JsonObject() : parse(ctx, buffer);
+    if (buffer == null || buffer.length() == 0) {
+      // A form body is decoded into attributes and leaves no buffer: refuse it, never ignore it.
+      String type = ctx.request().getHeader("Content-Type");
+      if (type != null && !type.toLowerCase().startsWith("application/json") && declaresBody(ctx)) {
+        throw new ApiProblem(415, "Unsupported Media Type", "send the body as application/json");
+      }
+      return new JsonObject();
+    }
+    return parse(ctx, buffer);
+  }
+
+  private static boolean declaresBody(RoutingContext ctx) {
+    String length = ctx.request().getHeader("Content-Length");
+    return ctx.request().getHeader("Transfer-Encoding") != null
+        || (length != null && !length.trim().equals("0"));
   }
 
   private static JsonObject parse(RoutingContext ctx, Buffer buffer) {
