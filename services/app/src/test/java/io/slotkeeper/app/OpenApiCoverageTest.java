@@ -16,6 +16,40 @@ import org.junit.jupiter.api.Test;
 class OpenApiCoverageTest {
 
   @Test
+  void theDocumentIsWellFormedAndEveryReferenceResolves() throws IOException {
+    com.fasterxml.jackson.databind.JsonNode doc;
+    String text;
+    try (InputStream in = getClass().getClassLoader().getResourceAsStream("openapi.yaml")) {
+      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    doc = new com.fasterxml.jackson.dataformat.yaml.YAMLMapper().readTree(text);
+    assertThat(doc.path("openapi").asText()).startsWith("3.");
+    doc.path("paths")
+        .fields()
+        .forEachRemaining(
+            path ->
+                path.getValue()
+                    .fields()
+                    .forEachRemaining(
+                        op -> {
+                          assertThat(op.getValue().isObject()).as(path.getKey()).isTrue();
+                          op.getValue()
+                              .path("parameters")
+                              .forEach(
+                                  p ->
+                                      assertThat(p.isObject())
+                                          .as("%s %s parameter", op.getKey(), path.getKey())
+                                          .isTrue());
+                        }));
+    Matcher refs = Pattern.compile("#/components/(\\w+)/(\\w+)").matcher(text);
+    while (refs.find()) {
+      assertThat(doc.path("components").path(refs.group(1)).has(refs.group(2)))
+          .as("%s resolves", refs.group())
+          .isTrue();
+    }
+  }
+
+  @Test
   void everyRouteIsDocumented() throws IOException {
     String spec;
     try (InputStream in = getClass().getClassLoader().getResourceAsStream("openapi.yaml")) {
