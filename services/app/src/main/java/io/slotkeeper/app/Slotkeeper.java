@@ -16,6 +16,7 @@ import io.slotkeeper.idempotency.IdempotencyStore;
 import io.slotkeeper.leases.RedisLeases;
 import io.slotkeeper.metrics.SlotkeeperMetrics;
 import io.slotkeeper.platform.Infrastructure;
+import io.slotkeeper.platform.axon.EventPositions;
 import io.slotkeeper.platform.config.SlotkeeperConfig;
 import io.slotkeeper.platform.db.Database;
 import io.slotkeeper.platform.db.ReadPools;
@@ -120,7 +121,12 @@ public final class Slotkeeper implements AutoCloseable {
         WriteModel.start(
             database,
             new WriteModel.Options(config.instanceId(), config.commandThreads(), true),
-            List.of(new RedisEventPublisher(redis, config.streamKey(), config.streamMaxLen())),
+            List.of(
+                new RedisEventPublisher(
+                    redis,
+                    config.streamKey(),
+                    config.streamMaxLen(),
+                    new EventPositions(database.transactions()))),
             metrics);
     toClose.push(writeModel);
     Pool pool =

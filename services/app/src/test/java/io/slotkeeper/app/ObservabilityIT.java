@@ -88,6 +88,8 @@ class ObservabilityIT {
                     "{\"from\":\"2026-01-02T00:00:00Z\",\"to\":\"2026-01-02T00:00:02Z\"}")
                 .statusCode())
         .isEqualTo(200);
+    // GC meters appear with the first collection; the service runs in this JVM, so ask for one.
+    System.gc();
     Awaitility.await()
         .atMost(Duration.ofSeconds(30))
         .pollInterval(Duration.ofMillis(500))
@@ -102,7 +104,8 @@ class ObservabilityIT {
                   && value("slotkeeper_lease_held", "job=\"order-fulfilment\"") == 1
                   && value("slotkeeper_slot_expected_total", "job=\"order-fulfilment\"") >= 2
                   && value("slotkeeper_event_store_head_position") > 0
-                  && value("slotkeeper_projection_lag_events") >= 0;
+                  && value("slotkeeper_projection_lag_events") >= 0
+                  && scrape.contains("jvm_gc_pause_seconds_sum");
             });
     Files.writeString(
         Path.of("target", "observability-scrape.txt"), scrape, StandardCharsets.UTF_8);

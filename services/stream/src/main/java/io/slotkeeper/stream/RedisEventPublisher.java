@@ -1,5 +1,6 @@
 package io.slotkeeper.stream;
 
+import io.slotkeeper.platform.axon.EventPositions;
 import io.slotkeeper.platform.json.Json;
 import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.RedisAPI;
@@ -12,7 +13,6 @@ import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.EventMessage;
-import org.axonframework.eventhandling.TrackingToken;
 
 /**
  * Fans every stored event out to a Redis stream ({@code slotkeeper:events} by default), at least
@@ -34,19 +34,22 @@ public class RedisEventPublisher {
   private final RedisAPI redis;
   private final String stream;
   private final int maxLen;
+  private final EventPositions positions;
 
   /**
    * @param maxLen the stream is trimmed to about this many entries ({@code MAXLEN ~})
+   * @param positions where each event's global position is read (never the token's position)
    */
-  public RedisEventPublisher(RedisAPI redis, String stream, int maxLen) {
+  public RedisEventPublisher(RedisAPI redis, String stream, int maxLen, EventPositions positions) {
     this.redis = redis;
     this.stream = stream;
     this.maxLen = maxLen;
+    this.positions = positions;
   }
 
   @EventHandler
-  void on(Object payload, EventMessage<?> message, TrackingToken token) throws Exception {
-    StreamEvent event = of(payload, message, token);
+  void on(Object payload, EventMessage<?> message) throws Exception {
+    StreamEvent event = of(payload, message, positions.of(message.getIdentifier()));
     try {
       redis
           .xadd(
@@ -75,8 +78,7 @@ public class RedisEventPublisher {
   }
 
   /** The event as subscribers see it, built from Axon's message. */
-  static StreamEvent of(Object payload, EventMessage<?> message, TrackingToken token)
-      throws Exception {
+  static StreamEvent of(Object payload, EventMessage<?> message, long position) throws Exception {
     String aggregateType = null;
     String aggregateId = null;
     long sequence = 0;
@@ -86,10 +88,6 @@ public class RedisEventPublisher {
       aggregateId = domain.getAggregateIdentifier();
       sequence = domain.getSequenceNumber();
     }
-    long position =
-        token
-            .position()
-            .orElseThrow(() -> new IllegalStateException("token without position: " + token));
     Object commandId = message.getMetaData().get("commandId");
     Object correlationId = message.getMetaData().get("correlationId");
     Object traceId = message.getMetaData().get("traceId");

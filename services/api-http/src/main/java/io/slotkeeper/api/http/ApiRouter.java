@@ -28,6 +28,9 @@ public final class ApiRouter {
 
   public static Router create(Vertx vertx, HttpApiDependencies deps) {
     Router router = Router.router(vertx);
+    // Refuse non-JSON bodies before BodyHandler: it would decode forms and multipart (with their
+    // own limits and failure modes) before any route could refuse the media type.
+    router.route().handler(ApiRouter::jsonBodiesOnly);
     router.route().handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
 
     BearerAuth auth = new BearerAuth(deps.tokens());
@@ -68,6 +71,27 @@ public final class ApiRouter {
                     "Method Not Allowed",
                     ctx.request().method() + " is not allowed on " + ctx.request().path())));
     return router;
+  }
+
+  private static void jsonBodiesOnly(RoutingContext ctx) {
+    String type = ctx.request().getHeader("Content-Type");
+    if (type != null && !isJson(type) && mayHaveBody(ctx)) {
+      Problems.send(
+          ctx, new ApiProblem(415, "Unsupported Media Type", "send the body as application/json"));
+      return;
+    }
+    ctx.next();
+  }
+
+  private static boolean isJson(String contentType) {
+    String mime = contentType.split(";", 2)[0].trim().toLowerCase(java.util.Locale.ROOT);
+    return mime.equals("application/json") || mime.endsWith("+json");
+  }
+
+  private static boolean mayHaveBody(RoutingContext ctx) {
+    String length = ctx.request().getHeader("Content-Length");
+    return ctx.request().getHeader("Transfer-Encoding") != null
+        || (length != null && !length.trim().equals("0"));
   }
 
   private static void failure(RoutingContext ctx) {

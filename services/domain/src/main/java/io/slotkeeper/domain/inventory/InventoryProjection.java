@@ -13,7 +13,7 @@ import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.ResetHandler;
 import org.axonframework.eventhandling.SequenceNumber;
-import org.axonframework.eventhandling.TrackingToken;
+import org.axonframework.messaging.annotation.MessageIdentifier;
 import org.axonframework.messaging.annotation.MetaDataValue;
 
 /**
@@ -53,8 +53,8 @@ public class InventoryProjection {
       @org.axonframework.eventhandling.Timestamp Instant at,
       @MetaDataValue("commandId") String commandId,
       @MetaDataValue("slot") String slot,
-      TrackingToken token) {
-    long position = ProjectionSql.position(token);
+      @MessageIdentifier String eventId) {
+    long position = sql.positionOf(eventId);
     Timestamp ts = Timestamp.from(at);
     sql.update(
         UPSERT,

@@ -15,7 +15,7 @@ import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.ResetHandler;
 import org.axonframework.eventhandling.SequenceNumber;
 import org.axonframework.eventhandling.Timestamp;
-import org.axonframework.eventhandling.TrackingToken;
+import org.axonframework.messaging.annotation.MessageIdentifier;
 
 /**
  * The {@code orders} read table. Exactly once per event: rows and the processor's token commit in
@@ -43,7 +43,11 @@ public class OrderProjection {
   }
 
   @EventHandler
-  void on(OrderPlaced e, @SequenceNumber long seq, @Timestamp Instant at, TrackingToken token)
+  void on(
+      OrderPlaced e,
+      @SequenceNumber long seq,
+      @Timestamp Instant at,
+      @MessageIdentifier String eventId)
       throws JsonProcessingException {
     java.sql.Timestamp ts = java.sql.Timestamp.from(at);
     sql.update(
@@ -54,14 +58,18 @@ public class OrderProjection {
         e.currency(),
         Json.mapper().writeValueAsString(e.items()),
         seq + 1,
-        ProjectionSql.position(token),
+        sql.positionOf(eventId),
         ts,
         ts);
   }
 
   @EventHandler
-  void on(OrderCancelled e, @SequenceNumber long seq, @Timestamp Instant at, TrackingToken token) {
-    transition(e.orderId(), OrderStatus.CANCELLED, e.reason(), seq, at, token);
+  void on(
+      OrderCancelled e,
+      @SequenceNumber long seq,
+      @Timestamp Instant at,
+      @MessageIdentifier String eventId) {
+    transition(e.orderId(), OrderStatus.CANCELLED, e.reason(), seq, at, eventId);
   }
 
   @EventHandler
@@ -69,18 +77,26 @@ public class OrderProjection {
       OrderProcessingStarted e,
       @SequenceNumber long seq,
       @Timestamp Instant at,
-      TrackingToken token) {
-    transition(e.orderId(), OrderStatus.PROCESSING, null, seq, at, token);
+      @MessageIdentifier String eventId) {
+    transition(e.orderId(), OrderStatus.PROCESSING, null, seq, at, eventId);
   }
 
   @EventHandler
-  void on(OrderCompleted e, @SequenceNumber long seq, @Timestamp Instant at, TrackingToken token) {
-    transition(e.orderId(), OrderStatus.COMPLETED, null, seq, at, token);
+  void on(
+      OrderCompleted e,
+      @SequenceNumber long seq,
+      @Timestamp Instant at,
+      @MessageIdentifier String eventId) {
+    transition(e.orderId(), OrderStatus.COMPLETED, null, seq, at, eventId);
   }
 
   @EventHandler
-  void on(OrderFailed e, @SequenceNumber long seq, @Timestamp Instant at, TrackingToken token) {
-    transition(e.orderId(), OrderStatus.FAILED, e.reason(), seq, at, token);
+  void on(
+      OrderFailed e,
+      @SequenceNumber long seq,
+      @Timestamp Instant at,
+      @MessageIdentifier String eventId) {
+    transition(e.orderId(), OrderStatus.FAILED, e.reason(), seq, at, eventId);
   }
 
   @ResetHandler
@@ -94,8 +110,8 @@ public class OrderProjection {
       String reason,
       long seq,
       Instant at,
-      TrackingToken token) {
-    long position = ProjectionSql.position(token);
+      @MessageIdentifier String eventId) {
+    long position = sql.positionOf(eventId);
     sql.update(
         TRANSITION,
         status.name(),

@@ -10,7 +10,7 @@ import java.time.Instant;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.ResetHandler;
-import org.axonframework.eventhandling.TrackingToken;
+import org.axonframework.messaging.annotation.MessageIdentifier;
 
 /**
  * The {@code refunds} read table, in its own processing group so it can be rebuilt without the
@@ -41,7 +41,9 @@ public class RefundProjection {
 
   @EventHandler
   void on(
-      RefundRequested e, @org.axonframework.eventhandling.Timestamp Instant at, TrackingToken t) {
+      RefundRequested e,
+      @org.axonframework.eventhandling.Timestamp Instant at,
+      @MessageIdentifier String eventId) {
     Timestamp ts = Timestamp.from(at);
     sql.update(
         INSERT,
@@ -51,18 +53,23 @@ public class RefundProjection {
         e.reason(),
         ts,
         ts,
-        ProjectionSql.position(t));
-  }
-
-  @EventHandler
-  void on(RefundIssued e, @org.axonframework.eventhandling.Timestamp Instant at, TrackingToken t) {
-    close(ISSUED, RefundStatus.ISSUED, e.refundId(), at, t);
+        sql.positionOf(eventId));
   }
 
   @EventHandler
   void on(
-      RefundRejected e, @org.axonframework.eventhandling.Timestamp Instant at, TrackingToken t) {
-    close(REJECTED, RefundStatus.REJECTED, e.refundId(), at, t);
+      RefundIssued e,
+      @org.axonframework.eventhandling.Timestamp Instant at,
+      @MessageIdentifier String eventId) {
+    close(ISSUED, RefundStatus.ISSUED, e.refundId(), at, eventId);
+  }
+
+  @EventHandler
+  void on(
+      RefundRejected e,
+      @org.axonframework.eventhandling.Timestamp Instant at,
+      @MessageIdentifier String eventId) {
+    close(REJECTED, RefundStatus.REJECTED, e.refundId(), at, eventId);
   }
 
   @ResetHandler
@@ -71,8 +78,12 @@ public class RefundProjection {
   }
 
   private void close(
-      String statement, RefundStatus status, String refundId, Instant at, TrackingToken t) {
-    long position = ProjectionSql.position(t);
+      String statement,
+      RefundStatus status,
+      String refundId,
+      Instant at,
+      @MessageIdentifier String eventId) {
+    long position = sql.positionOf(eventId);
     Timestamp ts = Timestamp.from(at);
     sql.update(statement, status.name(), ts, ts, position, refundId, position);
   }

@@ -1,10 +1,10 @@
 package io.slotkeeper.domain.projection;
 
+import io.slotkeeper.platform.axon.EventPositions;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import org.axonframework.common.jdbc.ConnectionProvider;
-import org.axonframework.eventhandling.TrackingToken;
 
 /**
  * JDBC helper of projections. Statements run on the processor's transaction (shared with its
@@ -13,9 +13,11 @@ import org.axonframework.eventhandling.TrackingToken;
 public final class ProjectionSql {
 
   private final ConnectionProvider connections;
+  private final EventPositions positions;
 
   public ProjectionSql(ConnectionProvider connections) {
     this.connections = connections;
+    this.positions = new EventPositions(connections);
   }
 
   /** Runs an update with the given parameters; returns the row count. */
@@ -31,11 +33,12 @@ public final class ProjectionSql {
     }
   }
 
-  /** The event's global position (its index in the store), from the processor's token. */
-  public static long position(TrackingToken token) {
-    return token
-        .position()
-        .orElseThrow(() -> new IllegalStateException("token without position: " + token));
+  /**
+   * The event's global position (its index in the store). Looked up by the event's identifier,
+   * never taken from the tracking token (see {@link EventPositions}).
+   */
+  public long positionOf(String eventIdentifier) {
+    return positions.of(eventIdentifier);
   }
 
   /** A projection statement failed; the batch rolls back and the processor retries it. */

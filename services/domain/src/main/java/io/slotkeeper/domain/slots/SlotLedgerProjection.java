@@ -14,7 +14,7 @@ import java.time.Instant;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.ResetHandler;
-import org.axonframework.eventhandling.TrackingToken;
+import org.axonframework.messaging.annotation.MessageIdentifier;
 
 /**
  * The {@code job_runs} read table: one row per slot with its state, instance, fencing token,
@@ -55,8 +55,11 @@ public class SlotLedgerProjection {
   }
 
   @EventHandler
-  void on(SlotFired e, @org.axonframework.eventhandling.Timestamp Instant at, TrackingToken token) {
-    long position = ProjectionSql.position(token);
+  void on(
+      SlotFired e,
+      @org.axonframework.eventhandling.Timestamp Instant at,
+      @MessageIdentifier String eventId) {
+    long position = sql.positionOf(eventId);
     sql.update(
         FIRED,
         e.slotId(),
@@ -74,9 +77,11 @@ public class SlotLedgerProjection {
 
   @EventHandler
   void on(
-      SlotCompleted e, @org.axonframework.eventhandling.Timestamp Instant at, TrackingToken token)
+      SlotCompleted e,
+      @org.axonframework.eventhandling.Timestamp Instant at,
+      @MessageIdentifier String eventId)
       throws JsonProcessingException {
-    long position = ProjectionSql.position(token);
+    long position = sql.positionOf(eventId);
     sql.update(
         COMPLETED,
         Timestamp.from(at),
@@ -90,29 +95,35 @@ public class SlotLedgerProjection {
 
   @EventHandler
   void on(
-      SlotFailed e, @org.axonframework.eventhandling.Timestamp Instant at, TrackingToken token) {
-    long position = ProjectionSql.position(token);
+      SlotFailed e,
+      @org.axonframework.eventhandling.Timestamp Instant at,
+      @MessageIdentifier String eventId) {
+    long position = sql.positionOf(eventId);
     sql.update(FAILED, e.error(), Timestamp.from(at), position, e.slotId(), position);
   }
 
   @EventHandler
   void on(
-      SlotSkipped e, @org.axonframework.eventhandling.Timestamp Instant at, TrackingToken token) {
-    notRun(e.slotId(), e.job(), e.nominal(), "SKIPPED", e.reason(), at, token);
+      SlotSkipped e,
+      @org.axonframework.eventhandling.Timestamp Instant at,
+      @MessageIdentifier String eventId) {
+    notRun(e.slotId(), e.job(), e.nominal(), "SKIPPED", e.reason(), at, eventId);
   }
 
   @EventHandler
   void on(
-      SlotMissed e, @org.axonframework.eventhandling.Timestamp Instant at, TrackingToken token) {
-    notRun(e.slotId(), e.job(), e.nominal(), "MISSED", e.reason(), at, token);
+      SlotMissed e,
+      @org.axonframework.eventhandling.Timestamp Instant at,
+      @MessageIdentifier String eventId) {
+    notRun(e.slotId(), e.job(), e.nominal(), "MISSED", e.reason(), at, eventId);
   }
 
   @EventHandler
   void on(
       SlotFireRejected e,
       @org.axonframework.eventhandling.Timestamp Instant at,
-      TrackingToken token) {
-    long position = ProjectionSql.position(token);
+      @MessageIdentifier String eventId) {
+    long position = sql.positionOf(eventId);
     sql.update(REJECTED, Timestamp.from(at), position, e.slotId(), position);
   }
 
@@ -128,7 +139,7 @@ public class SlotLedgerProjection {
       String status,
       String reason,
       Instant at,
-      TrackingToken token) {
+      @MessageIdentifier String eventId) {
     sql.update(
         NOT_RUN,
         slotId,
@@ -137,6 +148,6 @@ public class SlotLedgerProjection {
         status,
         reason,
         Timestamp.from(at),
-        ProjectionSql.position(token));
+        sql.positionOf(eventId));
   }
 }

@@ -1,0 +1,93 @@
+package io.slotkeeper.domain.projection;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.slotkeeper.domain.WriteModelHarness;
+import io.slotkeeper.events.inventory.InventoryEvent.StockReceived;
+import io.slotkeeper.platform.axon.AxonStorage;
+import io.slotkeeper.platform.db.Database;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import org.axonframework.common.transaction.Transaction;
+import org.axonframework.eventhandling.GenericDomainEventMessage;
+import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An event whose transaction commits after a later one (a filled gap) is projected at its own
+ * position. The chaos test found the read tables using the tracking token's position instead, which
+ * for such an event is the later event's.
+ */
+class OutOfOrderCommitIT {
+
+  private WriteModelHarness harness;
+  private Database db;
+  private EventStorageEngine engine;
+
+  @BeforeEach
+  void setUp() {
+    harness = new WriteModelHarness("gaps");
+    harness.start("projector", true);
+    db = Database.open(harness.endpoint(), 4, "writer");
+    engine = new AxonStorage(db).eventStorageEngine();
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    db.close();
+    harness.close();
+  }
+
+  private void append(String sku) {
+    engine.appendEvents(
+        new GenericDomainEventMessage<>(
+            "Inventory",
+            sku,
+            0,
+            new StockReceived(sku, 5, "test", 5, 0),
+            Map.of("commandId", "cmd-" + sku)));
+  }
+
+  @Test
+  void aLateCommitIsLoggedAtItsOwnPosition() throws Exception {
+    CountDownLatch appended = new CountDownLatch(1);
+    CountDownLatch commit = new CountDownLatch(1);
+    // The early writer takes the lower position and commits last.
+    CompletableFuture<Void> early =
+        CompletableFuture.runAsync(
+            () -> {
+              Transaction tx = db.transactions().startTransaction();
+              append("EARLY");
+              appended.countDown();
+              try {
+                commit.await();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              tx.commit();
+            });
+    appended.await();
+    Transaction tx = db.transactions().startTransaction();
+    append("LATE");
+    tx.commit();
+    harness.awaitLong(1, "SELECT count(*) FROM inventory_log WHERE sku = 'LATE'");
+    commit.countDown();
+    early.join();
+    harness.awaitLong(1, "SELECT count(*) FROM inventory_log WHERE sku = 'EARLY'");
+
+    assertThat(
+            harness.queryLong(
+                "SELECT global_index FROM domain_event_entry WHERE aggregate_identifier = 'EARLY'"))
+        .isLessThan(
+            harness.queryLong(
+                "SELECT global_index FROM domain_event_entry WHERE aggregate_identifier = 'LATE'"));
+    assertThat(
+            harness.queryLong(
+                "SELECT count(*) FROM inventory_log l JOIN domain_event_entry e"
+                    + " ON e.aggregate_identifier = l.sku AND e.global_index = l.position"))
+        .isEqualTo(2);
+  }
+}
