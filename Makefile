@@ -2,7 +2,7 @@
 MVN ?= mvn -B -ntp
 JAR := services/app/target/slotkeeper.jar
 
-.PHONY: run test build fmt clean
+.PHONY: run test build fmt clean chaos
 
 ## run: build if needed, then start the service (embedded PostgreSQL and Redis unless configured)
 run: $(JAR)
@@ -18,6 +18,17 @@ build:
 ## test: every test, against real PostgreSQL and Redis
 test:
 	$(MVN) install
+
+CHAOS_JAR := chaos/target/chaos.jar
+CHAOS_SECONDS ?= 180
+
+$(CHAOS_JAR): $(JAR) $(shell find chaos -name pom.xml -o -path '*/src/main/*' -type f 2>/dev/null)
+	$(MVN) -q -DskipTests install -pl chaos
+
+## chaos: the fault test (3 instances, kills, Redis restart, PostgreSQL down 10 s, a pause);
+## prints a verdict table, writes chaos/results/<time>.json, fails on any violation
+chaos: $(CHAOS_JAR)
+	CHAOS_SECONDS=$(CHAOS_SECONDS) java -cp $(CHAOS_JAR):$(JAR) io.slotkeeper.chaos.Chaos
 
 ## fmt: apply google-java-format to all Java sources
 fmt:
