@@ -262,6 +262,7 @@ public final class Chaos {
     require(one.awaitReady(180_000), "replay instance did not become ready");
     Map<String, String> before = awaitStable(checks, null);
     one.stop();
+    checks.keepLiveCopies();
     checks.resetProjections();
     one.start(false);
     require(one.awaitReady(180_000), "replay instance did not become ready");
@@ -271,6 +272,7 @@ public final class Chaos {
     for (String table : Checks.READ_TABLES) {
       if (!Objects.equals(before.get(table), after.get(table))) {
         violations.add(table + ": live " + before.get(table) + ", replay " + after.get(table));
+        violations.addAll(checks.differences(table));
       }
     }
     Map<String, Object> figures = new LinkedHashMap<>();

@@ -21,7 +21,7 @@ import java.util.TreeMap;
 /** The verdict's checks, read from the store with plain JDBC. */
 final class Checks {
 
-  /** One check: passed or not, its figures, and up to 20 examples of violations. */
+  /** One check: passed or not, its figures, and up to 40 examples of violations. */
   record Check(String name, boolean passed, Map<String, Object> figures, List<String> violations) {
 
     static Check of(String name, Map<String, Object> figures, List<String> violations) {
@@ -29,7 +29,7 @@ final class Checks {
           name,
           violations.isEmpty(),
           figures,
-          violations.size() > 20 ? violations.subList(0, 20) : violations);
+          violations.size() > 40 ? violations.subList(0, 40) : violations);
     }
   }
 
@@ -275,6 +275,42 @@ final class Checks {
                     + " t) s")) {
           rs.next();
           out.put(table, rs.getLong(1) + " rows " + rs.getString(2));
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Keeps a copy of each read table ({@code chaos_live_<table>}) to show a replay's differences.
+   */
+  void keepLiveCopies() throws SQLException {
+    try (Connection c = connect();
+        Statement st = c.createStatement()) {
+      for (String table : READ_TABLES) {
+        st.execute("DROP TABLE IF EXISTS chaos_live_" + table);
+        st.execute("CREATE TABLE chaos_live_" + table + " AS SELECT * FROM " + table);
+      }
+    }
+  }
+
+  /** Up to five rows only in the live copy and five only in the replayed table. */
+  List<String> differences(String table) throws SQLException {
+    String live = "(SELECT (to_jsonb(t) - 'updated_at' - 'created_at')::text AS r FROM chaos_live_";
+    String now = "(SELECT (to_jsonb(t) - 'updated_at' - 'created_at')::text AS r FROM ";
+    List<String> out = new ArrayList<>();
+    try (Connection c = connect();
+        Statement st = c.createStatement()) {
+      for (String[] side :
+          List.of(
+              new String[] {"live only: ", live + table + " t)", now + table + " t)"},
+              new String[] {"replay only: ", now + table + " t)", live + table + " t)"})) {
+        try (ResultSet rs =
+            st.executeQuery(
+                "SELECT r FROM " + side[1] + " a EXCEPT SELECT r FROM " + side[2] + " b LIMIT 5")) {
+          while (rs.next()) {
+            out.add(table + " " + side[0] + rs.getString(1));
+          }
         }
       }
     }
