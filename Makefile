@@ -28,7 +28,7 @@ $(CHAOS_JAR): $(JAR) $(shell find chaos -name pom.xml -o -path '*/src/main/*' -t
 ## chaos: the fault test (3 instances, kills, Redis restart, PostgreSQL down 10 s, a pause);
 ## prints a verdict table, writes chaos/results/<time>.json, fails on any violation
 chaos: $(CHAOS_JAR)
-	CHAOS_SECONDS=$(CHAOS_SECONDS) java -cp $(CHAOS_JAR):$(JAR) io.slotkeeper.chaos.Chaos
+	CHAOS_SECONDS=$(CHAOS_SECONDS) SLOTKEEPER_LOG_FORMAT=text java -cp $(CHAOS_JAR):$(JAR) io.slotkeeper.chaos.Chaos
 
 ## fmt: apply google-java-format to all Java sources
 fmt:
