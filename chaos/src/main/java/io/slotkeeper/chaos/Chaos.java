@@ -190,7 +190,7 @@ public final class Chaos {
       Thread.sleep(500);
     }
     results.add(checks.slots(JOB, start.plusSeconds(5), end.minusSeconds(5)));
-    results.add(checks.effectsOnce(JOB));
+    results.add(checks.effectsOnce(JOB, end.minusSeconds(5)));
     results.add(checks.acknowledged(new ArrayList<>(load.acks)));
     results.add(clientAnswers(load));
     results.add(checks.subscribers(subscribers, upTo));

@@ -86,7 +86,7 @@ final class Checks {
   }
 
   /** (2) No effect applied twice: inventory log per command, reports per slot, refunds paid. */
-  Check effectsOnce(String job) throws SQLException {
+  Check effectsOnce(String job, Instant upTo) throws SQLException {
     List<String> violations = new ArrayList<>();
     Map<String, Object> figures = new LinkedHashMap<>();
     try (Connection c = connect();
@@ -100,21 +100,31 @@ final class Checks {
           violations.add("inventory_log: command " + rs.getString(1) + " " + rs.getLong(2) + "×");
         }
       }
-      // A report belongs to a completed slot, and every completed slot has its report.
-      figures.put("reports", single(st, "SELECT count(*) FROM reports WHERE job = '" + job + "'"));
+      // A report belongs to a completed slot, and every completed slot has its report (slots up to
+      // the window's end: a slot firing while this runs has its report before its completion).
+      String until = " AND nominal <= '" + upTo + "'";
+      figures.put(
+          "reports", single(st, "SELECT count(*) FROM reports WHERE job = '" + job + "'" + until));
       figures.put(
           "completedRuns",
           single(
               st,
-              "SELECT count(*) FROM job_runs WHERE job = '" + job + "' AND status = 'COMPLETED'"));
+              "SELECT count(*) FROM job_runs WHERE job = '"
+                  + job
+                  + "' AND status = 'COMPLETED'"
+                  + until));
       try (ResultSet rs =
           st.executeQuery(
               "SELECT coalesce(r.slot_id, j.slot_id), r.slot_id IS NOT NULL, j.status"
                   + " FROM (SELECT * FROM reports WHERE job = '"
                   + job
-                  + "') r FULL JOIN (SELECT * FROM job_runs WHERE job = '"
+                  + "'"
+                  + until
+                  + ") r FULL JOIN (SELECT * FROM job_runs WHERE job = '"
                   + job
-                  + "' AND status = 'COMPLETED') j ON r.slot_id = j.slot_id"
+                  + "' AND status = 'COMPLETED'"
+                  + until
+                  + ") j ON r.slot_id = j.slot_id"
                   + " WHERE r.slot_id IS NULL OR j.slot_id IS NULL")) {
         while (rs.next()) {
           violations.add(
