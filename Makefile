@@ -2,7 +2,7 @@
 MVN ?= mvn -B -ntp
 JAR := services/app/target/slotkeeper.jar
 
-.PHONY: run test fuzz build fmt clean
+.PHONY: run test fuzz build fmt clean chaos
 
 ## run: build if needed, then start the service (embedded PostgreSQL and Redis unless configured)
 run: $(JAR)
@@ -24,6 +24,17 @@ FUZZ_TRIES ?= 5000
 fuzz:
 	$(MVN) -q -DskipTests install
 	$(MVN) -pl services/app test -Djqwik.tries.default=$(FUZZ_TRIES) -Dtest='*FuzzIT' -Dsurefire.failIfNoSpecifiedTests=false
+
+CHAOS_JAR := chaos/target/chaos.jar
+CHAOS_SECONDS ?= 180
+
+$(CHAOS_JAR): $(JAR) $(shell find chaos -name pom.xml -o -path '*/src/main/*' -type f 2>/dev/null)
+	$(MVN) -q -DskipTests install -pl chaos
+
+## chaos: the fault test (3 instances, kills, Redis restart, PostgreSQL down 10 s, a pause);
+## prints a verdict table, writes chaos/results/<time>.json, fails on any violation
+chaos: $(CHAOS_JAR)
+	CHAOS_SECONDS=$(CHAOS_SECONDS) SLOTKEEPER_LOG_FORMAT=text java -cp $(CHAOS_JAR):$(JAR) io.slotkeeper.chaos.Chaos
 
 ## fmt: apply google-java-format to all Java sources
 fmt:

@@ -51,6 +51,15 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
 
   /** Starts PostgreSQL on a free port with its data under {@code dataDir/postgres}. */
   public static EmbeddedPostgresServer start(Path dataDir) {
+    return start(dataDir, FreePorts.find());
+  }
+
+  /**
+   * Starts PostgreSQL on {@code port} with its data under {@code dataDir/postgres}. Starting again
+   * on the same directory and port after {@link #close()} brings the same server back, at the same
+   * address (a fault test's "database down for a while").
+   */
+  public static EmbeddedPostgresServer start(Path dataDir, int port) {
     try {
       Path binDir = extractBinaries();
       Path pgData = dataDir.resolve("postgres");
@@ -94,7 +103,6 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
             pgData);
         server.pgQuietly("pg_ctl", "stop", "-D", pgData.toString(), "-m", "fast", "-w");
       }
-      int port = FreePorts.find();
       server.pg(
           "pg_ctl",
           "start",

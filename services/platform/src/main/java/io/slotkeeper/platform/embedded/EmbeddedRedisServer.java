@@ -21,9 +21,17 @@ public final class EmbeddedRedisServer implements AutoCloseable {
     this.endpoint = endpoint;
   }
 
-  /** Starts Redis with its append-only file under {@code dataDir/redis}. */
+  /** Starts Redis on a free port with its append-only file under {@code dataDir/redis}. */
   public static EmbeddedRedisServer start(Path dataDir) {
-    int port = FreePorts.find();
+    return start(dataDir, FreePorts.find());
+  }
+
+  /**
+   * Starts Redis on {@code port} with its append-only file under {@code dataDir/redis}. Starting
+   * again on the same directory and port after {@link #close()} is a Redis restart: same address,
+   * the data the append-only file kept.
+   */
+  public static EmbeddedRedisServer start(Path dataDir, int port) {
     Path dir = dataDir.resolve("redis");
     try {
       Files.createDirectories(dir);

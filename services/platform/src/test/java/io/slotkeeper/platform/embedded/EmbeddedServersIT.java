@@ -52,6 +52,49 @@ class EmbeddedServersIT {
     assertThat(canConnect(port)).isFalse();
   }
 
+  @Test
+  void postgresComesBackOnTheSamePortWithItsData() throws Exception {
+    Path dataDir = Files.createTempDirectory("slotkeeper-embedded-port");
+    Files.setPosixFilePermissions(dataDir, PosixFilePermissions.fromString("rwxr-xr-x"));
+    int port = FreePorts.find();
+    try (EmbeddedPostgresServer first = EmbeddedPostgresServer.start(dataDir, port)) {
+      assertThat(first.endpoint().port()).isEqualTo(port);
+      exec(first.endpoint(), "CREATE TABLE kept (v int); INSERT INTO kept VALUES (7)");
+    }
+    assertThat(canConnect(port)).isFalse();
+    try (EmbeddedPostgresServer second = EmbeddedPostgresServer.start(dataDir, port);
+        Connection c = connect(second.endpoint());
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT v FROM kept")) {
+      assertThat(second.endpoint().port()).isEqualTo(port);
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getInt(1)).isEqualTo(7);
+    }
+  }
+
+  @Test
+  void redisRestartsOnTheSamePortWithItsData() throws Exception {
+    Path dataDir = Files.createTempDirectory("slotkeeper-embedded-redis-port");
+    int port = FreePorts.find();
+    try (EmbeddedRedisServer first = EmbeddedRedisServer.start(dataDir, port)) {
+      assertThat(first.endpoint().port()).isEqualTo(port);
+      assertThat(redis(port, "SET kept 1")).isEqualTo("+OK\r\n");
+    }
+    assertThat(canConnect(port)).isFalse();
+    try (EmbeddedRedisServer second = EmbeddedRedisServer.start(dataDir, port)) {
+      assertThat(redis(port, "GET kept")).isEqualTo("$1\r\n1\r\n");
+    }
+  }
+
+  private static String redis(int port, String command) throws Exception {
+    try (Socket s = new Socket("127.0.0.1", port)) {
+      s.getOutputStream().write((command + "\r\n").getBytes());
+      byte[] reply = new byte[64];
+      int n = s.getInputStream().read(reply);
+      return new String(reply, 0, n);
+    }
+  }
+
   private static boolean canConnect(int port) {
     try (Socket s = new Socket("127.0.0.1", port)) {
       return true;
