@@ -28,7 +28,7 @@ class JobHandlersIT {
   }
 
   @Test
-  void everyJobOfTheDefaultJobsFileHasAHandler() {
+  void everyJobOfTheDefaultJobsFileHasAHandler() throws Exception {
     Map<String, JobHandler> handlers = JobHandlers.standard(harness.model(), harness.dataSource());
 
     for (JobDefinition job : JobsFile.loadDefault().jobs()) {
