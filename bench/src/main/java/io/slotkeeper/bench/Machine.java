@@ -22,7 +22,7 @@ final class Machine {
     return new JsonObject()
         .put("nproc", Runtime.getRuntime().availableProcessors())
         .put("cpu", procLine("/proc/cpuinfo", "model name"))
-        .put("memory", procLine("/proc/meminfo", "MemTotal"))
+        .put("memory", memory())
         .put(
             "java",
             System.getProperty("java.vm.name")
@@ -34,6 +34,13 @@ final class Machine {
         .put("postgres", "PostgreSQL " + pg)
         .put("os", System.getProperty("os.name") + " " + System.getProperty("os.version"))
         .put("redis", Bench.redis().toString());
+  }
+
+  private static String memory() {
+    String kb = procLine("/proc/meminfo", "MemTotal").replaceAll("[^0-9]", "");
+    return kb.isEmpty()
+        ? "unknown memory"
+        : String.format("%.1f GiB", Long.parseLong(kb) / 1048576.0);
   }
 
   private static String procLine(String file, String key) {
