@@ -159,12 +159,18 @@ public final class BenchMain {
   /** Ratios of medians (the repetitions of different phases are not paired). */
   private static void ratios(BenchSettings s, Figures f) {
     int max = s.maxClients();
-    double ceiling = f.median("pgbench.tps");
     double orders = f.median("orders.c" + max + ".rate");
-    f.add("ratio.orders", orders / ceiling);
-    f.add("ratio.receipts", f.median("receipts.c" + max + ".rate") / ceiling);
-    f.add("ratio.replays", f.median("replays.c" + max + ".rate") / orders);
-    f.add("ratio.baseline", orders / f.median("baseline.c" + max + ".rate"));
+    ratio(f, "ratio.orders", orders, f.median("pgbench.tps"));
+    ratio(f, "ratio.receipts", f.median("receipts.c" + max + ".rate"), f.median("pgbench.tps"));
+    ratio(f, "ratio.replays", f.median("replays.c" + max + ".rate"), orders);
+    ratio(f, "ratio.baseline", orders, f.median("baseline.c" + max + ".rate"));
+  }
+
+  /** A ratio, when both sides were measured (a skipped phase leaves it "not measured"). */
+  private static void ratio(Figures f, String id, double numerator, double denominator) {
+    if (Double.isFinite(numerator) && Double.isFinite(denominator) && denominator > 0) {
+      f.add(id, numerator / denominator);
+    }
   }
 
   private static void write(BenchSettings s, Bench bench, Figures figures, Instant started)
