@@ -178,6 +178,12 @@ public final class BenchMain {
     for (Figures.Spec miss : figures.misses()) {
       figures.note("misses its target: " + miss.label() + " (" + miss.target() + ")");
     }
+    if (!figures.misses().isEmpty()) {
+      figures.note(
+          "why each figure above falls short: to be written before publishing, from the logs in "
+              + bench.logs
+              + " and the figures (CPU shared by the load generator, the service and PostgreSQL?)");
+    }
     Files.createDirectories(s.outDir());
     String date = LocalDate.now(ZoneOffset.UTC).toString();
     JsonObject machine = Machine.describe(bench);
@@ -219,8 +225,15 @@ public final class BenchMain {
       md.append("\n## Notes\n\n");
       figures.notes().forEach(n -> md.append("- ").append(n).append('\n'));
     }
+    Path pngFile = s.outDir().resolve(date + ".png");
+    try {
+      Chart.throughput(figures, s.clients(), pngFile);
+      md.append("\n![throughput](").append(pngFile.getFileName()).append(")\n");
+    } catch (IOException | RuntimeException | Error e) {
+      Bench.log("no chart: %s", e);
+    }
     Files.writeString(mdFile, md.toString());
-    Bench.log("wrote %s and %s", jsonFile, mdFile);
+    Bench.log("wrote %s, %s and %s", jsonFile, mdFile, pngFile);
     System.out.println();
     System.out.println(md);
   }
