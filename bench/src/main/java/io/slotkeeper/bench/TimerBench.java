@@ -112,7 +112,7 @@ final class TimerBench {
                 + job
                 + "\n    schedule: { every: PT1S }\n    handler: noop\n"
                 + "    catchUp: { policy: ALL, window: PT"
-                + Math.max(3, (n / 3600) + 2)
+                + Math.max(3, (n + 600 + 3599) / 3600)
                 + "H }\n    overlap: ALLOW\n");
     PostgresEndpoint db = bench.freshDatabase("catchup");
     Instant anchor = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(n);
