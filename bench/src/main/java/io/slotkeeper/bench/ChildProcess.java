@@ -45,7 +45,10 @@ final class ChildProcess implements AutoCloseable {
     try {
       Files.createDirectories(log.getParent());
       pb.redirectOutput(log.toFile());
-      return new ChildProcess(pb.start(), name);
+      Process process = pb.start();
+      // an interrupted benchmark (Ctrl-C) leaves no service behind
+      Runtime.getRuntime().addShutdownHook(new Thread(process::destroy));
+      return new ChildProcess(process, name);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start " + name, e);
     }
