@@ -2,7 +2,7 @@
 MVN ?= mvn -B -ntp
 JAR := services/app/target/slotkeeper.jar
 
-.PHONY: run test fuzz build fmt clean chaos
+.PHONY: run test fuzz build fmt clean chaos bench
 
 ## run: build if needed, then start the service (embedded PostgreSQL and Redis unless configured)
 run: $(JAR)
@@ -35,6 +35,16 @@ $(CHAOS_JAR): $(JAR) $(shell find chaos -name pom.xml -o -path '*/src/main/*' -t
 ## prints a verdict table, writes chaos/results/<time>.json, fails on any violation
 chaos: $(CHAOS_JAR)
 	CHAOS_SECONDS=$(CHAOS_SECONDS) SLOTKEEPER_LOG_FORMAT=text java -cp $(CHAOS_JAR):$(JAR) io.slotkeeper.chaos.Chaos
+
+BENCH_JAR := bench/target/slotkeeper-bench.jar
+
+$(BENCH_JAR): $(JAR) $(shell find bench -name pom.xml -o -path '*/src/main/*' -type f 2>/dev/null)
+	$(MVN) -q -Pbench -pl bench -am -DskipTests install
+
+## bench: the benchmark (docs/benchmarks.md); writes bench/results/<date>.json and .md.
+##        BENCH_QUICK=1 for a ~2-minute smoke run (results under bench/results/tmp/)
+bench: $(JAR) $(BENCH_JAR)
+	java -jar $(BENCH_JAR)
 
 ## fmt: apply google-java-format to all Java sources
 fmt:

@@ -10,7 +10,10 @@ public final class JobHandlers {
 
   private JobHandlers() {}
 
-  /** The five shipped jobs on one write model and one database. */
+  /**
+   * The handlers of the five shipped jobs on one write model and one database, plus {@link NoopJob}
+   * ({@code handler: noop}), the benchmark and diagnostic handler that does nothing.
+   */
   public static Map<String, JobHandler> standard(WriteModel writeModel, DataSource dataSource) {
     return Map.of(
         OrderFulfilmentJob.NAME,
@@ -22,7 +25,9 @@ public final class JobHandlers {
         DailyReportJob.NAME,
         new DailyReportJob(dataSource),
         RetentionCleanupJob.NAME,
-        new RetentionCleanupJob(dataSource));
+        new RetentionCleanupJob(dataSource),
+        NoopJob.NAME,
+        new NoopJob());
   }
 
   /**

@@ -28,13 +28,15 @@ class JobHandlersIT {
   }
 
   @Test
-  void everyJobOfTheDefaultJobsFileHasAHandler() {
+  void everyJobOfTheDefaultJobsFileHasAHandler() throws Exception {
     Map<String, JobHandler> handlers = JobHandlers.standard(harness.model(), harness.dataSource());
 
     for (JobDefinition job : JobsFile.loadDefault().jobs()) {
       assertThat(JobHandlers.require(handlers, job.name())).isNotNull();
     }
-    assertThat(handlers).hasSize(JobsFile.loadDefault().jobs().size());
+    // the shipped jobs plus the benchmark/diagnostic handler "noop"
+    assertThat(handlers).hasSize(JobsFile.loadDefault().jobs().size() + 1);
+    assertThat(JobHandlers.require(handlers, NoopJob.NAME).run(null)).containsEntry("runs", 1L);
     assertThat(JobHandlers.require(handlers, DailyReportJob.NAME))
         .isInstanceOf(DailyReportJob.class);
   }

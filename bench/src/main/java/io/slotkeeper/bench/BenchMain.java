@@ -1,0 +1,263 @@
+package io.slotkeeper.bench;
+
+import io.slotkeeper.platform.config.PostgresEndpoint;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code make bench}: runs every phase of the benchmark on this machine and writes {@code
+ * <out>/<yyyy-mm-dd>.json} and {@code .md} (see docs/benchmarks.md for the figures and settings).
+ */
+public final class BenchMain {
+
+  private BenchMain() {}
+
+  public static void main(String[] args) throws IOException {
+    BenchSettings s = BenchSettings.fromEnvironment(System.getenv());
+    if (!Files.isRegularFile(s.serviceJar())) {
+      System.err.println("bench: no service jar at " + s.serviceJar() + " (make build first)");
+      System.exit(2);
+    }
+    Figures figures = define(s);
+    Instant started = Instant.now();
+    int failures = 0;
+    try (Bench bench = new Bench(s)) {
+      Bench.log("bench run %s%s, output %s", bench.runId, s.quick() ? " (QUICK)" : "", s.outDir());
+      failures += phase("pgbench", s, figures, () -> pgbench(bench, figures));
+      failures +=
+          phase(
+              "commands",
+              s,
+              figures,
+              () -> {
+                CommandBench commands = new CommandBench(bench, figures);
+                for (int rep = 1; rep <= s.repeats(); rep++) {
+                  commands.run(rep);
+                }
+              });
+      failures += phase("baseline", s, figures, () -> baseline(bench, figures));
+      TimerBench timers = new TimerBench(bench, figures);
+      failures += phase("timers", s, figures, timers::precision);
+      failures +=
+          phase(
+              "catchup",
+              s,
+              figures,
+              () -> {
+                for (int rep = 1; rep <= s.repeats(); rep++) {
+                  timers.catchUp(rep);
+                }
+              });
+      ratios(s, figures);
+      write(s, bench, figures, started);
+    }
+    System.exit(failures == 0 ? 0 : 1);
+  }
+
+  private static Figures define(BenchSettings s) {
+    Figures f = new Figures();
+    f.define(
+        "pgbench.tps",
+        "Ceiling: pgbench, dedup row + event row, " + s.pgbenchClients() + " clients",
+        "tx/s");
+    CommandBench.define(f, s);
+    int max = s.maxClients();
+    f.define(
+        "ratio.orders",
+        "Place order at " + max + " clients / pgbench ceiling",
+        "",
+        ">= 0.5",
+        v -> v >= 0.5);
+    f.define(
+        "ratio.receipts",
+        "Receive stock at " + max + " clients / pgbench ceiling",
+        "",
+        ">= 0.5",
+        v -> v >= 0.5);
+    f.define(
+        "ratio.replays", "Replays / unique orders at " + max + " clients", "", ">= 2", v -> v >= 2);
+    CommandBench.defineLoadFigures(f, s, "baseline", "Baseline (check-then-insert): order", false);
+    CommandBench.defineLoadFigures(f, s, "baseline.replays", "Baseline: replays", false);
+    f.define("ratio.baseline", "Place order / baseline order at " + max + " clients", "");
+    TimerBench.define(f, s);
+    return f;
+  }
+
+  private static int phase(String name, BenchSettings s, Figures figures, Runnable body) {
+    if (!s.runs(name)) {
+      Bench.log("phase %s: skipped (BENCH_SKIP)", name);
+      return 0;
+    }
+    Bench.log("phase %s", name);
+    try {
+      body.run();
+      return 0;
+    } catch (RuntimeException e) {
+      Bench.log("phase %s FAILED: %s", name, e);
+      e.printStackTrace();
+      figures.note("phase " + name + " failed: " + e.getMessage());
+      return 1;
+    }
+  }
+
+  private static void pgbench(Bench bench, Figures figures) {
+    BenchSettings s = bench.settings;
+    PostgresEndpoint db = bench.freshDatabase("pgbench");
+    Pgbench.createTables(db);
+    for (int rep = 1; rep <= s.repeats(); rep++) {
+      double tps = Pgbench.run(bench, db, s.pgbenchClients(), s.pgbenchSeconds());
+      figures.add("pgbench.tps", tps);
+      Bench.log("  pgbench %d: %.0f tps", rep, tps);
+    }
+  }
+
+  private static void baseline(Bench bench, Figures figures) {
+    BenchSettings s = bench.settings;
+    for (int rep = 1; rep <= s.repeats(); rep++) {
+      PostgresEndpoint db = bench.freshDatabase("baseline");
+      int port = ChildProcess.freePort();
+      String base = "http://127.0.0.1:" + port;
+      try (ChildProcess server =
+          ChildProcess.start(
+                  "baseline",
+                  s.serviceHeap(),
+                  List.of("-cp", s.benchJar().toString(), BaselineServer.class.getName()),
+                  Map.of(
+                      "BASELINE_PG_URL", Bench.url(db),
+                      "BASELINE_PORT", Integer.toString(port),
+                      "BASELINE_TOKEN", Bench.CLIENT_TOKEN),
+                  bench.logs.resolve("baseline-r" + rep + ".log"))
+              .awaitReady(base + "/health/ready", java.time.Duration.ofMinutes(1))) {
+        List<CommandBench.Placed> saved = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (int c : s.clients()) {
+          Load.Result orders =
+              Load.run(
+                  c,
+                  s.warmupSeconds(),
+                  s.loadSeconds(),
+                  CommandBench.uniqueOrders(
+                      base, bench.runId + "-r" + rep + "-b" + c, saved, null));
+          CommandBench.record(figures, "baseline", c, orders);
+          Bench.log("  baseline orders  c=%d: %s", c, orders);
+          Load.Result replays =
+              Load.run(c, s.warmupSeconds(), s.loadSeconds(), CommandBench.replays(base, saved));
+          CommandBench.record(figures, "baseline.replays", c, replays);
+          Bench.log("  baseline replays c=%d: %s", c, replays);
+        }
+      }
+    }
+  }
+
+  /** Ratios of medians (the repetitions of different phases are not paired). */
+  private static void ratios(BenchSettings s, Figures f) {
+    int max = s.maxClients();
+    double orders = f.median("orders.c" + max + ".rate");
+    ratio(f, "ratio.orders", orders, f.median("pgbench.tps"));
+    ratio(f, "ratio.receipts", f.median("receipts.c" + max + ".rate"), f.median("pgbench.tps"));
+    ratio(f, "ratio.replays", f.median("replays.c" + max + ".rate"), orders);
+    ratio(f, "ratio.baseline", orders, f.median("baseline.c" + max + ".rate"));
+  }
+
+  /** A ratio, when both sides were measured (a skipped phase leaves it "not measured"). */
+  private static void ratio(Figures f, String id, double numerator, double denominator) {
+    if (Double.isFinite(numerator) && Double.isFinite(denominator) && denominator > 0) {
+      f.add(id, numerator / denominator);
+    }
+  }
+
+  private static void write(BenchSettings s, Bench bench, Figures figures, Instant started)
+      throws IOException {
+    for (Figures.Spec miss : figures.misses()) {
+      figures.note("misses its target: " + miss.label() + " (" + miss.target() + ")");
+    }
+    if (!figures.misses().isEmpty()) {
+      figures.note(
+          "why each figure above falls short: to be written before publishing, from the logs in "
+              + bench.logs
+              + " and the figures (CPU shared by the load generator, the service and PostgreSQL?)");
+    }
+    Files.createDirectories(s.outDir());
+    String date = LocalDate.now(ZoneOffset.UTC).toString();
+    JsonObject machine = Machine.describe(bench);
+    JsonObject json =
+        new JsonObject()
+            .put("date", date)
+            .put("run", bench.runId)
+            .put("quick", s.quick())
+            .put("started", started.toString())
+            .put("finished", Instant.now().toString())
+            .put("settings", settingsText(s))
+            .put("machine", machine)
+            .put("figures", figures.json())
+            .put("notes", figures.notes());
+    Path jsonFile = s.outDir().resolve(date + ".json");
+    Path mdFile = s.outDir().resolve(date + ".md");
+    Files.writeString(jsonFile, json.encodePrettily() + "\n");
+    StringBuilder md = new StringBuilder();
+    md.append("# slotkeeper benchmark, ")
+        .append(date)
+        .append(s.quick() ? " (QUICK smoke run: not a result)" : "")
+        .append("\n\n");
+    md.append("Machine: ")
+        .append(machine.getInteger("nproc"))
+        .append(" cores, ")
+        .append(machine.getString("memory"))
+        .append(", ")
+        .append(machine.getString("java"))
+        .append(", ")
+        .append(machine.getString("postgres"))
+        .append(".\n\n");
+    md.append("Each figure is the median of ")
+        .append(s.repeats())
+        .append(" repetitions (min and max beside it); ratios are ratios of medians. Settings: `")
+        .append(settingsText(s))
+        .append("`.\n\n");
+    md.append(figures.markdown());
+    if (!figures.notes().isEmpty()) {
+      md.append("\n## Notes\n\n");
+      figures.notes().forEach(n -> md.append("- ").append(n).append('\n'));
+    }
+    Path pngFile = s.outDir().resolve(date + ".png");
+    try {
+      Chart.throughput(figures, s.clients(), pngFile);
+      md.append("\n![throughput](").append(pngFile.getFileName()).append(")\n");
+    } catch (IOException | RuntimeException | Error e) {
+      Bench.log("no chart: %s", e);
+    }
+    Files.writeString(mdFile, md.toString());
+    Bench.log("wrote %s, %s and %s", jsonFile, mdFile, pngFile);
+    System.out.println();
+    System.out.println(md);
+  }
+
+  private static String settingsText(BenchSettings s) {
+    return "BENCH_REPEATS="
+        + s.repeats()
+        + " BENCH_CLIENTS="
+        + String.join(",", s.clients().stream().map(String::valueOf).toList())
+        + " BENCH_WARMUP_SECONDS="
+        + s.warmupSeconds()
+        + " BENCH_LOAD_SECONDS="
+        + s.loadSeconds()
+        + " BENCH_PGBENCH_CLIENTS="
+        + s.pgbenchClients()
+        + " BENCH_PGBENCH_SECONDS="
+        + s.pgbenchSeconds()
+        + " BENCH_TIMER_JOBS="
+        + s.timerJobs()
+        + " BENCH_TIMER_SECONDS="
+        + s.timerSeconds()
+        + " BENCH_CATCHUP_SLOTS="
+        + s.catchUpSlots()
+        + " BENCH_SERVICE_HEAP="
+        + s.serviceHeap();
+  }
+}

@@ -1,0 +1,103 @@
+package io.slotkeeper.bench;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Every duration and size of the benchmark, from environment variables. The defaults are the
+ * issue's values; {@code BENCH_QUICK=1} shrinks them so that a whole run takes about two minutes (a
+ * smoke check, whose results go to {@code bench/results/tmp/}).
+ */
+record BenchSettings(
+    boolean quick,
+    int repeats,
+    List<Integer> clients,
+    int warmupSeconds,
+    int loadSeconds,
+    int pgbenchClients,
+    int pgbenchSeconds,
+    String pgbench,
+    int timerJobs,
+    int timerSeconds,
+    int timerWarmupSeconds,
+    int catchUpSlots,
+    int catchUpTimeoutSeconds,
+    int projectionPollMs,
+    int streamMaxEvents,
+    String serviceHeap,
+    Path serviceJar,
+    Path benchJar,
+    Path outDir,
+    Path logDir,
+    Set<String> skip) {
+
+  static BenchSettings fromEnvironment(Map<String, String> env) {
+    boolean quick = "1".equals(env.get("BENCH_QUICK")) || "true".equals(env.get("BENCH_QUICK"));
+    Env e = new Env(env);
+    return new BenchSettings(
+        quick,
+        e.integer("BENCH_REPEATS", quick ? 1 : 3),
+        Arrays.stream(e.text("BENCH_CLIENTS", "1,8,32").split(","))
+            .map(String::trim)
+            .map(Integer::parseInt)
+            .toList(),
+        e.integer("BENCH_WARMUP_SECONDS", quick ? 1 : 5),
+        e.integer("BENCH_LOAD_SECONDS", quick ? 2 : 15),
+        e.integer("BENCH_PGBENCH_CLIENTS", 32),
+        e.integer("BENCH_PGBENCH_SECONDS", quick ? 3 : 15),
+        e.text("BENCH_PGBENCH", defaultPgbench()),
+        e.integer("BENCH_TIMER_JOBS", quick ? 50 : 200),
+        e.integer("BENCH_TIMER_SECONDS", quick ? 10 : 60),
+        e.integer("BENCH_TIMER_WARMUP_SECONDS", quick ? 3 : 10),
+        e.integer("BENCH_CATCHUP_SLOTS", quick ? 1_000 : 10_000),
+        e.integer("BENCH_CATCHUP_TIMEOUT_SECONDS", quick ? 60 : 300),
+        e.integer("BENCH_PROJECTION_POLL_MS", 5),
+        e.integer("BENCH_STREAM_MAX_EVENTS", 200_000),
+        e.text("BENCH_SERVICE_HEAP", "512m"),
+        Path.of(e.text("BENCH_SERVICE_JAR", "services/app/target/slotkeeper.jar")),
+        Path.of(e.text("BENCH_JAR", "bench/target/slotkeeper-bench.jar")),
+        Path.of(e.text("BENCH_OUT", quick ? "bench/results/tmp" : "bench/results")),
+        Path.of(e.text("BENCH_LOGS", "bench/results/tmp/logs")),
+        Arrays.stream(e.text("BENCH_SKIP", "").split(","))
+            .map(String::trim)
+            .filter(s -> !s.isEmpty())
+            .collect(Collectors.toSet()));
+  }
+
+  /** Whether a phase ({@code pgbench, commands, baseline, timers, catchup}) runs. */
+  boolean runs(String phase) {
+    return !skip.contains(phase);
+  }
+
+  int maxClients() {
+    return clients.stream().mapToInt(Integer::intValue).max().orElse(1);
+  }
+
+  private static String defaultPgbench() {
+    Path debian = Path.of("/usr/lib/postgresql/15/bin/pgbench");
+    return debian.toFile().canExecute() ? debian.toString() : "pgbench";
+  }
+
+  private record Env(Map<String, String> env) {
+    String text(String name, String fallback) {
+      String v = env.get(name);
+      return v == null || v.isBlank() ? fallback : v.trim();
+    }
+
+    int integer(String name, int fallback) {
+      String v = text(name, null);
+      if (v == null) {
+        return fallback;
+      }
+      try {
+        return Integer.parseInt(v);
+      } catch (NumberFormatException ex) {
+        throw new IllegalArgumentException(name + ": expected an integer, got '" + v + "'");
+      }
+    }
+  }
+}
