@@ -9,7 +9,7 @@ public final class IdempotencyKeys {
 
   /** Null when the key is acceptable, else why it is not. */
   public static String problemWith(String key) {
-    if (key == null || key.isEmpty()) {
+    if (key == null || key.isBlank()) {
       return "the Idempotency-Key header is required on this request";
     }
     if (key.length() > MAX_LENGTH) {
