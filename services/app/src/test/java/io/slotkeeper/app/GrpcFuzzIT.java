@@ -176,18 +176,7 @@ class GrpcFuzzIT {
                 IssueRefundRequest.newBuilder().setIdempotencyKey(key()).setRefundId(id).build(),
                 AppHarness.OPERATOR),
         id);
-    assertRefused(
-        "ReceiveStock",
-        () ->
-            grpc.call(
-                InventoryServiceGrpcClient.ReceiveStock,
-                ReceiveStockRequest.newBuilder()
-                    .setIdempotencyKey(key())
-                    .setSku(id)
-                    .setQty(1)
-                    .build(),
-                AppHarness.CLIENT),
-        id);
+    assertRefused("ReceiveStock", () -> receive(id, 1, ""), id);
   }
 
   @Provide
@@ -212,19 +201,7 @@ class GrpcFuzzIT {
                     .build(),
                 AppHarness.CLIENT),
         qty);
-    assertRefused(
-        "ReceiveStock",
-        () ->
-            grpc.call(
-                InventoryServiceGrpcClient.ReceiveStock,
-                ReceiveStockRequest.newBuilder()
-                    .setIdempotencyKey(key())
-                    .setSku("GFUZZ")
-                    .setQty(qty)
-                    .setReason(reason)
-                    .build(),
-                AppHarness.CLIENT),
-        qty);
+    assertRefused("ReceiveStock", () -> receive("GFUZZ", qty, reason), qty);
   }
 
   @Property(tries = 40)
@@ -254,6 +231,18 @@ class GrpcFuzzIT {
         authorization);
   }
 
+  private static Reply<?> receive(String sku, long qty, String reason) {
+    return grpc.call(
+        InventoryServiceGrpcClient.ReceiveStock,
+        ReceiveStockRequest.newBuilder()
+            .setIdempotencyKey(key())
+            .setSku(sku)
+            .setQty(qty)
+            .setReason(reason)
+            .build(),
+        AppHarness.CLIENT);
+  }
+
   private static void assertRefused(String rpc, Supplier<Reply<?>> call, Object input) {
     String before = h.effectsFingerprint();
     Reply<?> reply = call.get();
@@ -265,7 +254,10 @@ class GrpcFuzzIT {
             reply.message(),
             HttpFuzzIT.abbreviate(io.vertx.core.json.Json.encode(String.valueOf(input))))
         .isIn(REFUSALS);
-    assertThat(reply.message()).as("%s: %s without a message", rpc, reply.status()).isNotBlank();
+    if (reply.status() != GrpcStatus.RESOURCE_EXHAUSTED) {
+      // RESOURCE_EXHAUSTED comes from the transport (message over the size limit), unannotated.
+      assertThat(reply.message()).as("%s: %s without a message", rpc, reply.status()).isNotBlank();
+    }
     assertThat(h.effectsFingerprint()).as("state after %s", reply.status()).isEqualTo(before);
   }
 }
