@@ -120,6 +120,11 @@ public final class WriteModel implements AutoCloseable {
     for (Class<?> aggregate : AGGREGATES) {
       configurer.configureAggregate(
           AggregateConfigurer.defaultConfiguration(aggregate)
+              // Loaded aggregates stay in memory (weakly held) so a command on a known aggregate
+              // reads nothing. Safe with several instances: a stale copy's append collides with the
+              // event sequence, the unit of work rolls back, which evicts the copy, and
+              // CommandService retries on the state loaded from the store.
+              .configureCache(c -> new AggregateCache())
               .configureCommandTargetResolver(
                   c ->
                       command ->
