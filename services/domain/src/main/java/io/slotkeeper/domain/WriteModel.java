@@ -17,6 +17,7 @@ import io.slotkeeper.domain.slots.SlotLedgerProjection;
 import io.slotkeeper.events.Command;
 import io.slotkeeper.metrics.SlotkeeperMetrics;
 import io.slotkeeper.platform.axon.AxonStorage;
+import io.slotkeeper.platform.axon.SignallingEventStore;
 import io.slotkeeper.platform.db.Database;
 import java.time.Clock;
 import java.util.List;
@@ -109,11 +110,11 @@ public final class WriteModel implements AutoCloseable {
                         new SimpleCorrelationDataProvider("commandId", "slot")))
             .configureEventStore(
                 c ->
-                    EmbeddedEventStore.builder()
-                        .storageEngine(storage.eventStorageEngine())
-                        // Events of other instances are seen within this delay.
-                        .fetchDelay(100)
-                        .build())
+                    // Events of other instances are seen within the fetch delay (100 ms); this
+                    // instance's wake the projections at once (see SignallingEventStore).
+                    SignallingEventStore.build(
+                        EmbeddedEventStore.builder().storageEngine(storage.eventStorageEngine()),
+                        100))
             .configureCommandBus(c -> commandBus(c, database, ledger, options.commandThreads()))
             // Handlers that need the time take a Clock parameter; Axon injects this one.
             .registerComponent(Clock.class, c -> options.clock());
