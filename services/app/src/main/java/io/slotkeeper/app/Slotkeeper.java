@@ -114,17 +114,17 @@ public final class Slotkeeper implements AutoCloseable {
             .withMetrics(new MicrometerMetricsFactory(meters))
             .build();
     toClose.push(() -> vertx.close().await(30, TimeUnit.SECONDS));
-    RedisAPI redis =
-        RedisAPI.api(
-            Redis.createClient(
-                vertx, new RedisOptions().setConnectionString(infra.redis().connectionString())));
+    Redis redisClient =
+        Redis.createClient(
+            vertx, new RedisOptions().setConnectionString(infra.redis().connectionString()));
+    RedisAPI redis = RedisAPI.api(redisClient);
     writeModel =
         WriteModel.start(
             database,
             new WriteModel.Options(config.instanceId(), config.commandThreads(), true),
             List.of(
                 new RedisEventPublisher(
-                    redis,
+                    redisClient,
                     config.streamKey(),
                     config.streamMaxLen(),
                     new EventPositions(database.transactions()))),

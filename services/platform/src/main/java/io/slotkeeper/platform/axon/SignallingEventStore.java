@@ -5,6 +5,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -21,13 +22,20 @@ import org.axonframework.eventsourcing.eventstore.EmbeddedEventStore;
  * <p>Why: the embedded store's streams do not support {@code setOnAvailableCallback}, and a pooled
  * processor's coordinator that has caught up with such a stream looks again only after a fixed 500
  * ms; the read tables then lag up to half a second behind every command. Here, a commit of this
- * instance wakes every open stream at once, and a timer (every {@code fetchDelay}) wakes them for
+ * instance wakes every open stream {@link #LOCAL_COMMIT_COALESCE_MS} later (commits within that
+ * window share one wake-up, so a busy instance's projections work in batches instead of one
+ * transaction per command and segment), and a timer (every {@code fetchDelay}) wakes them for
  * events written by other instances, which the store's producer fetches on that same period.
  */
 public final class SignallingEventStore extends EmbeddedEventStore {
 
   /** How long a woken stream waits for the store's producer to fetch a local commit. */
   static final int LOCAL_COMMIT_WAIT_MS = 100;
+
+  /** Local commits within this many milliseconds share one wake-up of the streams. */
+  static final int LOCAL_COMMIT_COALESCE_MS = 20;
+
+  private final AtomicBoolean wakePending = new AtomicBoolean();
 
   private final Set<Stream> streams = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService timer;
@@ -58,7 +66,19 @@ public final class SignallingEventStore extends EmbeddedEventStore {
   @Override
   protected void afterCommit(List<? extends EventMessage<?>> events) {
     super.afterCommit(events);
-    streams.forEach(s -> s.wake(true));
+    if (wakePending.compareAndSet(false, true)) {
+      try {
+        timer.schedule(
+            () -> {
+              wakePending.set(false);
+              streams.forEach(s -> s.wake(true));
+            },
+            LOCAL_COMMIT_COALESCE_MS,
+            TimeUnit.MILLISECONDS);
+      } catch (RejectedExecutionException shuttingDown) {
+        // The store is shutting down: no stream is left to wake.
+      }
+    }
   }
 
   @Override
