@@ -1,5 +1,6 @@
 package io.slotkeeper.app;
 
+import io.slotkeeper.domain.projection.ProjectionLag;
 import io.slotkeeper.platform.config.PostgresEndpoint;
 import io.slotkeeper.platform.config.SlotkeeperConfig;
 import io.slotkeeper.testing.TestInfra;
@@ -108,6 +109,17 @@ final class AppHarness implements AutoCloseable {
   }
 
   private String fingerprint(String keysCounted) {
+    // Read tables follow the store within milliseconds: compare them only once they have caught up.
+    ProjectionLag lag = app.writeModel().projectionLag();
+    org.awaitility.Awaitility.await()
+        .pollDelay(Duration.ZERO)
+        .pollInterval(Duration.ofMillis(10))
+        .atMost(Duration.ofSeconds(15))
+        .until(
+            () -> {
+              lag.poll();
+              return lag.lag().values().stream().allMatch(behind -> behind == 0);
+            });
     StringBuilder sql =
         new StringBuilder("SELECT concat_ws('/', ")
             .append("(SELECT count(*) || ':' || coalesce(max(global_index), 0)")

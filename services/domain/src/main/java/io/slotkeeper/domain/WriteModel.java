@@ -148,6 +148,9 @@ public final class WriteModel implements AutoCloseable {
         .usingPooledStreamingEventProcessors(
             (c, builder) ->
                 builder
+                    // Rows and token commit together without waiting for the WAL flush (see
+                    // Database#processorTransactions): a crash replays, never half-applies.
+                    .transactionManager(database.processorTransactions())
                     .initialSegmentCount(PROJECTION_SEGMENTS)
                     .batchSize(BATCH_SIZE)
                     .enableCoordinatorClaimExtension())
@@ -167,6 +170,7 @@ public final class WriteModel implements AutoCloseable {
                 group.value(),
                 (c, builder) ->
                     builder
+                        .transactionManager(database.processorTransactions())
                         .initialSegmentCount(1)
                         .batchSize(BATCH_SIZE)
                         .enableCoordinatorClaimExtension());

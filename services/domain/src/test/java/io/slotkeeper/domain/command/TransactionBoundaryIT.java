@@ -8,6 +8,9 @@ import io.slotkeeper.platform.axon.AxonStorage;
 import io.slotkeeper.platform.db.Database;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.transaction.Transaction;
 import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
@@ -66,5 +69,27 @@ class TransactionBoundaryIT {
     tx.commit();
     assertThat(harness.queryLong("SELECT count(*) FROM domain_event_entry")).isEqualTo(1);
     assertThat(harness.queryLong("SELECT count(*) FROM command_ledger")).isEqualTo(1);
+  }
+
+  @Test
+  void commandsCommitSynchronouslyProcessorsDoNotAndBothShareTheThreadsConnection()
+      throws Exception {
+    assertThat(setting(db.transactions())).isEqualTo("on");
+    Transaction tx = db.processorTransactions().startTransaction();
+    // Inside a processor's transaction, the command-side provider (used by the token store and
+    // projections) hands out that same connection.
+    assertThat(setting(db.transactions())).isEqualTo("off");
+    appendAndRecord("by-a-processor");
+    tx.commit();
+    assertThat(harness.queryLong("SELECT count(*) FROM command_ledger")).isEqualTo(1);
+  }
+
+  private static String setting(ConnectionProvider provider) throws Exception {
+    try (Connection c = provider.getConnection();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SHOW synchronous_commit")) {
+      rs.next();
+      return rs.getString(1);
+    }
   }
 }

@@ -9,41 +9,62 @@ import org.flywaydb.core.api.output.MigrateResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The JDBC side of PostgreSQL: one Hikari pool for Axon, and the schema migrations. */
+/**
+ * The JDBC side of PostgreSQL: the Hikari pool of commands (and of everything else on JDBC), a
+ * small pool for the event processors' transactions, and the schema migrations.
+ */
 public final class Database implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(Database.class);
 
-  private final HikariDataSource dataSource;
-  private final JdbcTransactionManager transactions;
+  /** Connections of the event processors (work packages and coordinators of every processor). */
+  static final int PROCESSOR_POOL_SIZE = 6;
 
-  private Database(HikariDataSource dataSource) {
+  private final HikariDataSource dataSource;
+  private final HikariDataSource processorDataSource;
+  private final JdbcTransactionManager transactions;
+  private final JdbcTransactionManager processorTransactions;
+
+  private Database(HikariDataSource dataSource, HikariDataSource processorDataSource) {
     this.dataSource = dataSource;
+    this.processorDataSource = processorDataSource;
     this.transactions = new JdbcTransactionManager(dataSource);
+    this.processorTransactions = new JdbcTransactionManager(processorDataSource);
   }
 
   /** Opens the pool and migrates the schema (safe when several instances start at once). */
   public static Database open(PostgresEndpoint endpoint, int poolSize, String instanceId) {
-    HikariConfig hc = new HikariConfig();
-    hc.setJdbcUrl(endpoint.jdbcUrl());
-    hc.setUsername(endpoint.user());
-    hc.setPassword(endpoint.password());
-    hc.setMaximumPoolSize(poolSize);
-    hc.setMinimumIdle(Math.min(2, poolSize));
-    hc.setPoolName("slotkeeper-jdbc");
-    hc.setConnectionTimeout(5_000);
-    // Fail fast at start-up with the real cause when PostgreSQL is not there.
-    hc.setInitializationFailTimeout(15_000);
-    hc.addDataSourceProperty("ApplicationName", "slotkeeper-" + instanceId);
-    hc.addDataSourceProperty("reWriteBatchedInserts", "true");
-    HikariDataSource ds = new HikariDataSource(hc);
+    HikariDataSource ds = new HikariDataSource(config(endpoint, poolSize, instanceId, ""));
     try {
       migrate(ds);
     } catch (RuntimeException e) {
       ds.close();
       throw e;
     }
-    return new Database(ds);
+    // A processor's transaction (read rows + token, or the Redis publisher's token) needs no WAL
+    // flush of its own: lost in a PostgreSQL crash, rows and token are lost together and the
+    // events are processed again. Commands keep synchronous commits.
+    HikariConfig relaxed = config(endpoint, PROCESSOR_POOL_SIZE, instanceId, "-processors");
+    relaxed.setMinimumIdle(1);
+    relaxed.addDataSourceProperty("options", "-c synchronous_commit=off");
+    return new Database(ds, new HikariDataSource(relaxed));
+  }
+
+  private static HikariConfig config(
+      PostgresEndpoint endpoint, int poolSize, String instanceId, String suffix) {
+    HikariConfig hc = new HikariConfig();
+    hc.setJdbcUrl(endpoint.jdbcUrl());
+    hc.setUsername(endpoint.user());
+    hc.setPassword(endpoint.password());
+    hc.setMaximumPoolSize(poolSize);
+    hc.setMinimumIdle(Math.min(2, poolSize));
+    hc.setPoolName("slotkeeper-jdbc" + suffix);
+    hc.setConnectionTimeout(5_000);
+    // Fail fast at start-up with the real cause when PostgreSQL is not there.
+    hc.setInitializationFailTimeout(15_000);
+    hc.addDataSourceProperty("ApplicationName", "slotkeeper-" + instanceId + suffix);
+    hc.addDataSourceProperty("reWriteBatchedInserts", "true");
+    return hc;
   }
 
   /** Applies pending migrations; Flyway serialises concurrent runs with an advisory lock. */
@@ -67,6 +88,7 @@ public final class Database implements AutoCloseable {
    */
   public void bindMetrics(Object meterRegistry) {
     dataSource.setMetricRegistry(meterRegistry);
+    processorDataSource.setMetricRegistry(meterRegistry);
   }
 
   public DataSource dataSource() {
@@ -77,8 +99,18 @@ public final class Database implements AutoCloseable {
     return transactions;
   }
 
+  /**
+   * Transactions of the event processors, on their own pool with {@code synchronous_commit = off}.
+   * Inside one, every {@link JdbcTransactionManager} hands out its connection (the binding is per
+   * thread), so the token store and projections need no change.
+   */
+  public JdbcTransactionManager processorTransactions() {
+    return processorTransactions;
+  }
+
   @Override
   public void close() {
+    processorDataSource.close();
     dataSource.close();
   }
 }
