@@ -38,6 +38,11 @@ final class ChildProcess implements AutoCloseable {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx" + heap);
+    // Extra JVM options for the children only (e.g. a JFR recording while profiling a phase).
+    String extra = System.getenv("BENCH_SERVICE_JVM_OPTS");
+    if (extra != null && !extra.isBlank()) {
+      command.addAll(List.of(extra.trim().split("\\s+")));
+    }
     command.addAll(javaArgs);
     ProcessBuilder pb = new ProcessBuilder(command);
     pb.environment().putAll(env);

@@ -46,6 +46,7 @@ import java.util.ArrayDeque;
 import java.util.Base64;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -113,23 +114,23 @@ public final class Slotkeeper implements AutoCloseable {
             .withMetrics(new MicrometerMetricsFactory(meters))
             .build();
     toClose.push(() -> vertx.close().await(30, TimeUnit.SECONDS));
-    RedisAPI redis =
-        RedisAPI.api(
-            Redis.createClient(
-                vertx,
-                new RedisOptions()
-                    .setConnectionString(infra.redis().connectionString())
-                    // Every job's timer renews its lease here and the event publisher appends
-                    // here: the default wait queue (24) refused renewals of a few hundred jobs,
-                    // and a lease that cannot be renewed expires and stops its job's timer.
-                    .setMaxPoolWaiting(4096)));
+    Redis redisClient =
+        Redis.createClient(
+            vertx,
+            new RedisOptions()
+                .setConnectionString(infra.redis().connectionString())
+                // Every job's timer renews its lease here and the event publisher appends here:
+                // the default wait queue (24) refused renewals of a few hundred jobs, and a lease
+                // that cannot be renewed expires and stops its job's timer.
+                .setMaxPoolWaiting(4096));
+    RedisAPI redis = RedisAPI.api(redisClient);
     writeModel =
         WriteModel.start(
             database,
             new WriteModel.Options(config.instanceId(), config.commandThreads(), true),
             List.of(
                 new RedisEventPublisher(
-                    redis,
+                    redisClient,
                     config.streamKey(),
                     config.streamMaxLen(),
                     new EventPositions(database.transactions()))),
@@ -187,19 +188,35 @@ public final class Slotkeeper implements AutoCloseable {
             leases,
             pool,
             redis,
-            new IdempotencyStore(pool, config.idempotencyKeyTtl(), config.idempotencyLockTimeout()),
+            new IdempotencyStore(
+                // Key claims and saved successes need no WAL flush of their own (see the store).
+                ReadPools.createRelaxedCommit(
+                    vertx,
+                    infra.postgres(),
+                    config.pgClientPoolSize(),
+                    "slotkeeper-keys-" + config.instanceId()),
+                config.idempotencyKeyTtl(),
+                config.idempotencyLockTimeout()),
             tokens,
             metrics,
             meters::scrape,
             Duration.ofSeconds(15),
             new EventReader(pool, config.streamGapTimeout()));
-    HttpApiVerticle http = new HttpApiVerticle(deps);
+    // Several instances on one port (Vert.x shares the bound socket among them, round-robin): a
+    // single event loop would parse, authenticate and answer every request on one core. Port 0
+    // becomes -1, Vert.x's "one random port shared by all instances".
+    List<HttpApiVerticle> https = new CopyOnWriteArrayList<>();
+    int port = config.httpPort() == 0 ? -1 : config.httpPort();
     await(
         vertx.deployVerticle(
-            http,
-            new DeploymentOptions().setConfig(new JsonObject().put("port", config.httpPort()))),
+            () -> {
+              HttpApiVerticle instance = new HttpApiVerticle(deps);
+              https.add(instance);
+              return instance;
+            },
+            listenOn(port).setInstances(config.httpEventLoops())),
         "the HTTP API");
-    httpPort = http.actualPort();
+    httpPort = https.get(0).actualPort();
     GrpcApiVerticle grpc = new GrpcApiVerticle(deps);
     await(
         vertx.deployVerticle(
@@ -212,6 +229,10 @@ public final class Slotkeeper implements AutoCloseable {
         config.instanceId(),
         httpPort,
         grpcPort);
+  }
+
+  private static DeploymentOptions listenOn(int port) {
+    return new DeploymentOptions().setConfig(new JsonObject().put("port", port));
   }
 
   private static <T> T await(io.vertx.core.Future<T> future, String what) {

@@ -14,6 +14,7 @@ import io.vertx.redis.client.RedisAPI;
 import io.vertx.redis.client.RedisOptions;
 import io.vertx.redis.client.Response;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -91,6 +92,12 @@ class StreamConsumerIT {
         .isEqualTo(json.getLong("position"));
     assertThat(fields(first).get("type")).isEqualTo("StockReceived");
     assertThat(fields(first).get("aggregateType")).isEqualTo("Inventory");
+    // Batches go out as pipelines on one connection: the stream keeps store order throughout.
+    List<Long> positions = new ArrayList<>();
+    for (Response entry : redis.xrange(List.of(STREAM, "-", "+")).await(5, TimeUnit.SECONDS)) {
+      positions.add(Long.parseLong(fields(entry).get("position")));
+    }
+    assertThat(positions).hasSize((int) stored).isSorted().doesNotHaveDuplicates();
 
     String group = "example-" + System.nanoTime();
     AtomicInteger appliedByA = new AtomicInteger();

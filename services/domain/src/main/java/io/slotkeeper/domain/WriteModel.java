@@ -17,6 +17,7 @@ import io.slotkeeper.domain.slots.SlotLedgerProjection;
 import io.slotkeeper.events.Command;
 import io.slotkeeper.metrics.SlotkeeperMetrics;
 import io.slotkeeper.platform.axon.AxonStorage;
+import io.slotkeeper.platform.axon.SignallingEventStore;
 import io.slotkeeper.platform.db.Database;
 import java.time.Clock;
 import java.util.List;
@@ -31,6 +32,7 @@ import org.axonframework.config.AggregateConfigurer;
 import org.axonframework.config.Configuration;
 import org.axonframework.config.Configurer;
 import org.axonframework.config.DefaultConfigurer;
+import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventProcessor;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
 import org.axonframework.eventhandling.pooled.PooledStreamingEventProcessor;
@@ -55,6 +57,12 @@ public final class WriteModel implements AutoCloseable {
 
   /** The aggregates of slotkeeper. */
   static final List<Class<?>> AGGREGATES = List.of(Order.class, Inventory.class, Slot.class);
+
+  /** Segments of each projection's processor (on a fresh token table). */
+  static final int PROJECTION_SEGMENTS = 2;
+
+  /** Events per processor transaction. */
+  static final int BATCH_SIZE = 100;
 
   private final Configuration axon;
   private final CommandService commands;
@@ -109,17 +117,22 @@ public final class WriteModel implements AutoCloseable {
                         new SimpleCorrelationDataProvider("commandId", "slot")))
             .configureEventStore(
                 c ->
-                    EmbeddedEventStore.builder()
-                        .storageEngine(storage.eventStorageEngine())
-                        // Events of other instances are seen within this delay.
-                        .fetchDelay(100)
-                        .build())
+                    // Events of other instances are seen within the fetch delay (100 ms); this
+                    // instance's wake the projections at once (see SignallingEventStore).
+                    SignallingEventStore.build(
+                        EmbeddedEventStore.builder().storageEngine(storage.eventStorageEngine()),
+                        100))
             .configureCommandBus(c -> commandBus(c, database, ledger, options.commandThreads()))
             // Handlers that need the time take a Clock parameter; Axon injects this one.
             .registerComponent(Clock.class, c -> options.clock());
     for (Class<?> aggregate : AGGREGATES) {
       configurer.configureAggregate(
           AggregateConfigurer.defaultConfiguration(aggregate)
+              // Loaded aggregates stay in memory (weakly held) so a command on a known aggregate
+              // reads nothing. Safe with several instances: a stale copy's append collides with the
+              // event sequence, the unit of work rolls back, which evicts the copy, and
+              // CommandService retries on the state loaded from the store.
+              .configureCache(c -> new AggregateCache())
               .configureCommandTargetResolver(
                   c ->
                       command ->
@@ -129,9 +142,15 @@ public final class WriteModel implements AutoCloseable {
     configurer
         .eventProcessing()
         .registerTokenStore(c -> storage.tokenStore(options.instanceId()))
+        // Projections: several segments (events sequenced per aggregate, Axon's default policy), so
+        // batches of different aggregates are written in parallel transactions. Applies to a fresh
+        // token table only; existing tokens keep their segments.
         .usingPooledStreamingEventProcessors(
             (c, builder) ->
-                builder.initialSegmentCount(1).batchSize(100).enableCoordinatorClaimExtension())
+                builder
+                    .initialSegmentCount(PROJECTION_SEGMENTS)
+                    .batchSize(BATCH_SIZE)
+                    .enableCoordinatorClaimExtension())
         // A failing projection must roll back and retry, never skip the event.
         .registerDefaultListenerInvocationErrorHandler(c -> PropagatingErrorHandler.instance());
     for (Function<ProjectionSql, Object> projection : projections()) {
@@ -139,6 +158,19 @@ public final class WriteModel implements AutoCloseable {
     }
     for (Object handler : eventHandlers) {
       configurer.eventProcessing().registerEventHandler(c -> handler);
+      // Extra handlers (the Redis publisher) keep one segment: their output stays in store order.
+      ProcessingGroup group = handler.getClass().getAnnotation(ProcessingGroup.class);
+      if (group != null) {
+        configurer
+            .eventProcessing()
+            .registerPooledStreamingEventProcessorConfiguration(
+                group.value(),
+                (c, builder) ->
+                    builder
+                        .initialSegmentCount(1)
+                        .batchSize(BATCH_SIZE)
+                        .enableCoordinatorClaimExtension());
+      }
     }
     Configuration axon = configurer.buildConfiguration();
     if (options.startProcessors()) {

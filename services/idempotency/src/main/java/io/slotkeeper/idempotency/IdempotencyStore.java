@@ -15,6 +15,14 @@ import java.util.Map;
  * by an atomic insert; its first request's response is saved and replayed for the key's lifetime
  * (the TTL, at least 24 hours by default). A claim whose holder died is taken over after the lock
  * timeout; that is safe because command IDs derive from the key, so a re-execution is a duplicate.
+ *
+ * <p>Durability: the store may run on a pool with {@code synchronous_commit = off} (see {@link
+ * io.slotkeeper.platform.db.ReadPools#createRelaxedCommit}), which saves a WAL flush per claim and
+ * per saved success. Nothing acknowledged can be lost that way: the claim's WAL record precedes the
+ * command's own synchronous commit, which flushes it; a success whose saved response is lost in a
+ * PostgreSQL crash is answered again, identically, by re-running the command, which the command
+ * ledger answers as a duplicate with its recorded result. A rejection has no command commit to
+ * stand on, so its response is always saved with a synchronous commit.
  */
 public final class IdempotencyStore {
 
@@ -100,14 +108,21 @@ public final class IdempotencyStore {
 
   /** Saves the response of the key's request; later requests replay it. */
   public Future<Void> complete(String key, StoredResponse response) {
-    return pool.preparedQuery(COMPLETE)
-        .execute(
-            Tuple.of(
-                key,
-                response.status(),
-                new JsonObject(new HashMap<>(response.headers())),
-                response.body()))
-        .mapEmpty();
+    Tuple values =
+        Tuple.of(
+            key,
+            response.status(),
+            new JsonObject(new HashMap<>(response.headers())),
+            response.body());
+    if (response.status() < 400) {
+      return pool.preparedQuery(COMPLETE).execute(values).mapEmpty();
+    }
+    return pool.withTransaction(
+        conn ->
+            conn.query("SET LOCAL synchronous_commit = on")
+                .execute()
+                .compose(ignored -> conn.preparedQuery(COMPLETE).execute(values))
+                .mapEmpty());
   }
 
   /** Forgets an in-flight key whose request failed for a reason worth retrying. */

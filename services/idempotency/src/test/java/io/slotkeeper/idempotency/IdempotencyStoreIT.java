@@ -27,7 +27,8 @@ class IdempotencyStoreIT {
     PostgresEndpoint db = TestInfra.freshDatabase("idem");
     Database.open(db, 2, "idem-test").close(); // migrates the schema
     vertx = Vertx.vertx();
-    pool = ReadPools.create(vertx, db, 4, "idem-test");
+    // The pool the service gives the store: commits without waiting for the WAL flush.
+    pool = ReadPools.createRelaxedCommit(vertx, db, 4, "idem-test");
     store = new IdempotencyStore(pool, Duration.ofHours(24), Duration.ofSeconds(30));
   }
 
@@ -54,6 +55,19 @@ class IdempotencyStoreIT {
     await(store.complete("k1", saved));
     Claim replay = await(store.claim("k1", "op", "f1"));
     assertThat(replay).isEqualTo(new Claim.Replay(saved));
+  }
+
+  @Test
+  void theStoresPoolCommitsWithoutWaitingForTheFlushButARejectionIsSavedDurably() throws Exception {
+    assertThat(
+            await(pool.query("SHOW synchronous_commit").execute()).iterator().next().getString(0))
+        .isEqualTo("off");
+    assertThat(await(store.claim("k-rejected", "op", "f"))).isInstanceOf(Claim.Acquired.class);
+    StoredResponse rejection =
+        new StoredResponse(
+            422, Map.of("Content-Type", "application/problem+json"), "{\"status\":422}");
+    await(store.complete("k-rejected", rejection));
+    assertThat(await(store.claim("k-rejected", "op", "f"))).isEqualTo(new Claim.Replay(rejection));
   }
 
   @Test

@@ -3,9 +3,12 @@ package io.slotkeeper.stream;
 import io.slotkeeper.platform.axon.EventPositions;
 import io.slotkeeper.platform.json.Json;
 import io.vertx.core.json.JsonObject;
-import io.vertx.redis.client.RedisAPI;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.Request;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -13,13 +16,16 @@ import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.EventMessage;
+import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
+import org.axonframework.messaging.unitofwork.UnitOfWork;
 
 /**
  * Fans every stored event out to a Redis stream ({@code slotkeeper:events} by default), at least
  * once. It is a tracking event handler in its own processing group: its position is Axon's token in
  * {@code token_entry}, committed after the batch's appends. A failed append throws, the batch rolls
- * back and is retried, so an event can be appended twice (after a crash between the append and the
- * token commit) but never skipped; consumers deduplicate by {@code eventId}.
+ * back and is retried (a batch's appends go out as one pipeline when it prepares to commit), so an
+ * event can be appended twice (after a crash between the append and the token commit) but never
+ * skipped; consumers deduplicate by {@code eventId}.
  *
  * <p>Axon calls it on its processor threads, never on an event loop, so the blocking wait for Redis
  * is allowed here.
@@ -31,7 +37,9 @@ public class RedisEventPublisher {
   public static final String DEFAULT_STREAM = "slotkeeper:events";
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-  private final RedisAPI redis;
+  private static final String BATCH = RedisEventPublisher.class.getName() + ".batch";
+
+  private final Redis redis;
   private final String stream;
   private final int maxLen;
   private final EventPositions positions;
@@ -40,7 +48,7 @@ public class RedisEventPublisher {
    * @param maxLen the stream is trimmed to about this many entries ({@code MAXLEN ~})
    * @param positions where each event's global position is read (never the token's position)
    */
-  public RedisEventPublisher(RedisAPI redis, String stream, int maxLen, EventPositions positions) {
+  public RedisEventPublisher(Redis redis, String stream, int maxLen, EventPositions positions) {
     this.redis = redis;
     this.stream = stream;
     this.maxLen = maxLen;
@@ -50,30 +58,51 @@ public class RedisEventPublisher {
   @EventHandler
   void on(Object payload, EventMessage<?> message) throws Exception {
     StreamEvent event = of(payload, message, positions.of(message.getIdentifier()));
+    Request xadd =
+        Request.cmd(Command.XADD)
+            .arg(stream)
+            .arg("MAXLEN")
+            .arg("~")
+            .arg(maxLen)
+            .arg("*")
+            .arg("eventId")
+            .arg(event.eventId())
+            .arg("position")
+            .arg(event.position())
+            .arg("type")
+            .arg(event.type())
+            .arg("aggregateType")
+            .arg(String.valueOf(event.aggregateType()))
+            .arg("aggregateId")
+            .arg(String.valueOf(event.aggregateId()))
+            .arg("json")
+            .arg(event.json().encode());
+    if (!CurrentUnitOfWork.isStarted()) {
+      send(List.of(xadd));
+      return;
+    }
+    // One pipeline per batch: the appends are queued and sent, in order on one connection, when
+    // the batch prepares to commit; a failure rolls the batch (and its token) back.
+    UnitOfWork<?> root = CurrentUnitOfWork.get().root();
+    root.<List<Request>>getOrComputeResource(
+            BATCH,
+            k -> {
+              List<Request> batch = new ArrayList<>();
+              root.onPrepareCommit(u -> send(batch));
+              return batch;
+            })
+        .add(xadd);
+  }
+
+  private void send(List<Request> appends) {
+    if (appends.isEmpty()) {
+      return;
+    }
     try {
-      redis
-          .xadd(
-              List.of(
-                  stream,
-                  "MAXLEN",
-                  "~",
-                  Integer.toString(maxLen),
-                  "*",
-                  "eventId",
-                  event.eventId(),
-                  "position",
-                  Long.toString(event.position()),
-                  "type",
-                  event.type(),
-                  "aggregateType",
-                  String.valueOf(event.aggregateType()),
-                  "aggregateId",
-                  String.valueOf(event.aggregateId()),
-                  "json",
-                  event.json().encode()))
-          .await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      redis.batch(appends).await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
-      throw new IllegalStateException("Redis did not accept event " + event.eventId(), e);
+      throw new IllegalStateException(
+          "Redis did not accept " + appends.size() + " events within " + TIMEOUT, e);
     }
   }
 

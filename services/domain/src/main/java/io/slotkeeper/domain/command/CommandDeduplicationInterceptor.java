@@ -11,10 +11,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Applies each command ID at most once. Inside the command's transaction it looks the ID up in the
- * ledger: a hit answers with the recorded outcome and runs nothing; a miss runs the handler and
- * records the ID in the same transaction as the events. Two concurrent first attempts both miss;
- * PostgreSQL's unique keys (ledger primary key, event sequence) let exactly one commit.
+ * Applies each command ID at most once, with the ledger row written in the command's own
+ * transaction. The first attempt is optimistic: it runs the handler and inserts the ID; a duplicate
+ * then fails on the ledger's primary key (or, for a creation, on the event sequence) and rolls
+ * back, and {@link CommandService} retries. A retry (attempt &gt; 1 in the metadata) looks the ID
+ * up first and answers with the recorded outcome. So a new command costs one ledger statement, not
+ * two, and a duplicate costs one rolled-back attempt; PostgreSQL's unique keys decide in both
+ * cases.
  */
 public final class CommandDeduplicationInterceptor
     implements MessageHandlerInterceptor<CommandMessage<?>> {
@@ -35,7 +38,8 @@ public final class CommandDeduplicationInterceptor
       return chain.proceed();
     }
     Command command = (Command) payload;
-    Optional<LedgerEntry> prior = ledger.find(command.commandId());
+    Optional<LedgerEntry> prior =
+        isRetry(unitOfWork.getMessage()) ? ledger.find(command.commandId()) : Optional.empty();
     if (prior.isPresent()) {
       LedgerEntry entry = prior.get();
       if (!entry.payloadSha256().equals(CommandLedger.fingerprint(command))) {
@@ -69,5 +73,11 @@ public final class CommandDeduplicationInterceptor
       throw e;
     }
     return new CommandOutcome<>(result, false);
+  }
+
+  /** Whether {@link CommandService} sends this command again after a conflict. */
+  private static boolean isRetry(CommandMessage<?> message) {
+    Object attempt = message.getMetaData().get(CommandService.ATTEMPT);
+    return attempt instanceof Number && ((Number) attempt).intValue() > 1;
   }
 }

@@ -26,6 +26,9 @@ public final class CommandService {
   private static final Logger log = LoggerFactory.getLogger(CommandService.class);
   static final int MAX_ATTEMPTS = 8;
 
+  /** Metadata key of the attempt number (1 = first); only retries consult the ledger first. */
+  static final String ATTEMPT = "attempt";
+
   private final CommandBus commandBus;
   private final SlotkeeperMetrics metrics;
 
@@ -83,7 +86,9 @@ public final class CommandService {
       Command command, Map<String, Object> metadata, int attempt) {
     CompletableFuture<CommandOutcome<R>> result = new CompletableFuture<>();
     CommandMessage<Command> message =
-        GenericCommandMessage.<Command>asCommandMessage(command).andMetaData(metadata);
+        GenericCommandMessage.<Command>asCommandMessage(command)
+            .andMetaData(metadata)
+            .andMetaData(Map.of(ATTEMPT, attempt));
     commandBus.dispatch(
         message,
         (msg, response) -> {

@@ -56,7 +56,9 @@ public class InventoryProjection {
       @MessageIdentifier String eventId) {
     long position = sql.positionOf(eventId);
     Timestamp ts = Timestamp.from(at);
-    sql.update(
+    sql.write(
+        "inventory",
+        e.sku(),
         UPSERT,
         e.sku(),
         e.onHand(),
@@ -66,8 +68,19 @@ public class InventoryProjection {
         position,
         ts);
     Change c = Change.of(e);
-    sql.update(
-        LOG, position, e.sku(), c.onHand, c.reserved, c.reason, c.orderId, slot, commandId, ts);
+    sql.write(
+        "inventory_log",
+        position,
+        LOG,
+        position,
+        e.sku(),
+        c.onHand,
+        c.reserved,
+        c.reason,
+        c.orderId,
+        slot,
+        commandId,
+        ts);
   }
 
   @ResetHandler

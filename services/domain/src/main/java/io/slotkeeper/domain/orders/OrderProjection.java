@@ -36,6 +36,8 @@ public class OrderProjection {
       "UPDATE orders SET status = ?, status_reason = ?, version = ?, last_position = ?,"
           + " updated_at = ? WHERE order_id = ? AND last_position < ?";
 
+  private static final String TABLE = "orders";
+
   private final ProjectionSql sql;
 
   public OrderProjection(ProjectionSql sql) {
@@ -50,7 +52,9 @@ public class OrderProjection {
       @MessageIdentifier String eventId)
       throws JsonProcessingException {
     java.sql.Timestamp ts = java.sql.Timestamp.from(at);
-    sql.update(
+    sql.write(
+        TABLE,
+        e.orderId(),
         INSERT,
         e.orderId(),
         e.customerId(),
@@ -112,7 +116,9 @@ public class OrderProjection {
       Instant at,
       @MessageIdentifier String eventId) {
     long position = sql.positionOf(eventId);
-    sql.update(
+    sql.write(
+        TABLE,
+        orderId,
         TRANSITION,
         status.name(),
         reason,

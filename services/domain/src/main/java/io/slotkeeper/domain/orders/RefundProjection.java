@@ -33,6 +33,8 @@ public class RefundProjection {
       "UPDATE refunds SET status = ?, rejected_at = ?, updated_at = ?, last_position = ?"
           + " WHERE refund_id = ? AND last_position < ?";
 
+  private static final String TABLE = "refunds";
+
   private final ProjectionSql sql;
 
   public RefundProjection(ProjectionSql sql) {
@@ -45,7 +47,9 @@ public class RefundProjection {
       @org.axonframework.eventhandling.Timestamp Instant at,
       @MessageIdentifier String eventId) {
     Timestamp ts = Timestamp.from(at);
-    sql.update(
+    sql.write(
+        TABLE,
+        e.refundId(),
         INSERT,
         e.refundId(),
         e.orderId(),
@@ -85,6 +89,6 @@ public class RefundProjection {
       @MessageIdentifier String eventId) {
     long position = sql.positionOf(eventId);
     Timestamp ts = Timestamp.from(at);
-    sql.update(statement, status.name(), ts, ts, position, refundId, position);
+    sql.write(TABLE, refundId, statement, status.name(), ts, ts, position, refundId, position);
   }
 }

@@ -4,29 +4,46 @@ import io.slotkeeper.platform.axon.EventPositions;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.axonframework.common.jdbc.ConnectionProvider;
+import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
+import org.axonframework.messaging.unitofwork.UnitOfWork;
 
 /**
  * JDBC helper of projections. Statements run on the processor's transaction (shared with its
  * token), so a batch's rows and its token commit together.
+ *
+ * <p>Row writes ({@link #write}) are queued on the processor's unit of work and sent when it
+ * prepares to commit, as JDBC batches: a few round trips per batch of events instead of one or two
+ * per event. The order of a table's writes is kept: consecutive writes of the same statement form
+ * one JDBC batch; another statement, or a key already in the batch, starts the next (a rewritten
+ * multi-row {@code INSERT … ON CONFLICT DO UPDATE} may not touch one row twice). Writes of
+ * different tables are independent (no statement reads another table), so each table is flushed on
+ * its own.
  */
 public final class ProjectionSql {
 
   private final ConnectionProvider connections;
   private final EventPositions positions;
+  // One resource per helper: each processor's unit of work gets its own queue.
+  private final String resourceKey =
+      ProjectionSql.class.getName() + "@" + System.identityHashCode(this);
 
   public ProjectionSql(ConnectionProvider connections) {
     this.connections = connections;
     this.positions = new EventPositions(connections);
   }
 
-  /** Runs an update with the given parameters; returns the row count. */
+  /** Runs an update now (e.g. a reset handler's delete); returns the row count. */
   public int update(String sql, Object... params) {
     try (Connection c = connections.getConnection();
         PreparedStatement ps = c.prepareStatement(sql)) {
-      for (int i = 0; i < params.length; i++) {
-        ps.setObject(i + 1, params[i]);
-      }
+      bind(ps, params);
       return ps.executeUpdate();
     } catch (SQLException e) {
       throw new ProjectionException(sql, e);
@@ -34,11 +51,92 @@ public final class ProjectionSql {
   }
 
   /**
+   * Writes a row of {@code table} whose key is {@code key}: queued until the unit of work commits
+   * (see above), or run now outside a unit of work.
+   */
+  public void write(String table, Object key, String sql, Object... params) {
+    if (!CurrentUnitOfWork.isStarted()) {
+      update(sql, params);
+      return;
+    }
+    UnitOfWork<?> root = CurrentUnitOfWork.get().root();
+    Writes writes =
+        root.getOrComputeResource(
+            resourceKey,
+            k -> {
+              Writes w = new Writes();
+              root.onPrepareCommit(u -> w.flush());
+              return w;
+            });
+    writes.add(table, key, sql, params);
+  }
+
+  /**
    * The event's global position (its index in the store). Looked up by the event's identifier,
-   * never taken from the tracking token (see {@link EventPositions}).
+   * never taken from the tracking token (see {@link EventPositions}); one query per batch.
    */
   public long positionOf(String eventIdentifier) {
     return positions.of(eventIdentifier);
+  }
+
+  private static void bind(PreparedStatement ps, Object[] params) throws SQLException {
+    for (int i = 0; i < params.length; i++) {
+      ps.setObject(i + 1, params[i]);
+    }
+  }
+
+  /** The queued writes of one unit of work, by table, in order. */
+  private final class Writes {
+
+    private final Map<String, List<Run>> tables = new LinkedHashMap<>();
+
+    void add(String table, Object key, String sql, Object[] params) {
+      List<Run> runs = tables.computeIfAbsent(table, t -> new ArrayList<>());
+      Run last = runs.isEmpty() ? null : runs.get(runs.size() - 1);
+      if (last == null || !last.sql.equals(sql) || !last.keys.add(key)) {
+        last = new Run(sql);
+        last.keys.add(key);
+        runs.add(last);
+      }
+      last.rows.add(params);
+    }
+
+    void flush() {
+      try (Connection c = connections.getConnection()) {
+        for (List<Run> runs : tables.values()) {
+          for (Run run : runs) {
+            run.execute(c);
+          }
+        }
+      } catch (SQLException e) {
+        throw new ProjectionException("(closing the connection)", e);
+      }
+      tables.clear();
+    }
+  }
+
+  /** Consecutive writes of one statement to distinct keys: one JDBC batch. */
+  private static final class Run {
+    final String sql;
+    final Set<Object> keys = new HashSet<>();
+    final List<Object[]> rows = new ArrayList<>();
+
+    Run(String sql) {
+      this.sql = sql;
+    }
+
+    void execute(Connection c) {
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        for (Object[] row : rows) {
+          bind(ps, row);
+          ps.addBatch();
+        }
+        ps.executeBatch();
+      } catch (SQLException e) {
+        SQLException cause = e.getNextException() != null ? e.getNextException() : e;
+        throw new ProjectionException(sql, cause);
+      }
+    }
   }
 
   /** A projection statement failed; the batch rolls back and the processor retries it. */

@@ -48,6 +48,8 @@ public class SlotLedgerProjection {
       "UPDATE job_runs SET duplicates_rejected = duplicates_rejected + 1, updated_at = ?,"
           + " last_position = ? WHERE slot_id = ? AND last_position < ?";
 
+  private static final String TABLE = "job_runs";
+
   private final ProjectionSql sql;
 
   public SlotLedgerProjection(ProjectionSql sql) {
@@ -60,7 +62,9 @@ public class SlotLedgerProjection {
       @org.axonframework.eventhandling.Timestamp Instant at,
       @MessageIdentifier String eventId) {
     long position = sql.positionOf(eventId);
-    sql.update(
+    sql.write(
+        TABLE,
+        e.slotId(),
         FIRED,
         e.slotId(),
         e.job(),
@@ -82,7 +86,9 @@ public class SlotLedgerProjection {
       @MessageIdentifier String eventId)
       throws JsonProcessingException {
     long position = sql.positionOf(eventId);
-    sql.update(
+    sql.write(
+        TABLE,
+        e.slotId(),
         COMPLETED,
         Timestamp.from(at),
         e.durationMillis(),
@@ -99,7 +105,8 @@ public class SlotLedgerProjection {
       @org.axonframework.eventhandling.Timestamp Instant at,
       @MessageIdentifier String eventId) {
     long position = sql.positionOf(eventId);
-    sql.update(FAILED, e.error(), Timestamp.from(at), position, e.slotId(), position);
+    sql.write(
+        TABLE, e.slotId(), FAILED, e.error(), Timestamp.from(at), position, e.slotId(), position);
   }
 
   @EventHandler
@@ -124,7 +131,7 @@ public class SlotLedgerProjection {
       @org.axonframework.eventhandling.Timestamp Instant at,
       @MessageIdentifier String eventId) {
     long position = sql.positionOf(eventId);
-    sql.update(REJECTED, Timestamp.from(at), position, e.slotId(), position);
+    sql.write(TABLE, e.slotId(), REJECTED, Timestamp.from(at), position, e.slotId(), position);
   }
 
   @ResetHandler
@@ -140,7 +147,9 @@ public class SlotLedgerProjection {
       String reason,
       Instant at,
       @MessageIdentifier String eventId) {
-    sql.update(
+    sql.write(
+        TABLE,
+        slotId,
         NOT_RUN,
         slotId,
         job,

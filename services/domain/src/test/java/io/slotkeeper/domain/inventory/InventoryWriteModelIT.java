@@ -6,6 +6,7 @@ import io.slotkeeper.domain.ConcurrentSend;
 import io.slotkeeper.domain.WriteModel;
 import io.slotkeeper.domain.WriteModelHarness;
 import io.slotkeeper.domain.command.CommandOutcome;
+import io.slotkeeper.domain.command.RuleViolationException;
 import io.slotkeeper.events.inventory.InventoryCommand.ReceiveStock;
 import io.slotkeeper.events.inventory.InventoryCommand.ReleaseReservation;
 import io.slotkeeper.events.inventory.InventoryCommand.ReserveStock;
@@ -83,5 +84,56 @@ class InventoryWriteModelIT {
     assertThat(newId.result().noop()).isTrue();
     harness.awaitLong(3, "SELECT count(*) FROM inventory_log");
     assertThat(harness.queryLong("SELECT sum(delta_reserved) FROM inventory_log")).isZero();
+  }
+
+  @Test
+  void aCachedCopyMadeStaleByAnotherInstanceNeverDecides() {
+    WriteModel a = harness.start("a", true);
+    WriteModel b = harness.start("b", false);
+    // a loads and caches SKU-S with 10 available; b then takes all of it.
+    a.commands().send(new ReceiveStock("recv-1", "SKU-S", 10, "delivery")).join();
+    b.commands().send(new ReserveStock("res-b", "SKU-S", "o-b", 10)).join();
+
+    // a's cached copy still says 10: its append collides, the copy is evicted, the retry decides
+    // on the stored state and refuses.
+    Throwable refused =
+        a.commands().send(new ReserveStock("res-a", "SKU-S", "o-a", 1)).handle((o, e) -> e).join();
+    assertThat(refused).isInstanceOf(RuleViolationException.class);
+
+    // And a's next command works on the fresh state.
+    CommandOutcome<InventorySnapshot> received =
+        a.commands()
+            .<InventorySnapshot>send(new ReceiveStock("recv-2", "SKU-S", 3, "delivery"))
+            .join();
+    assertThat(received.result().available()).isEqualTo(3);
+    assertThat(received.result().reserved()).isEqualTo(10);
+  }
+
+  @Test
+  void aRepeatedReceiptOnAKnownSkuIsADuplicateWithItsFirstOutcome() {
+    WriteModel a = harness.start("a", true);
+    CommandOutcome<InventorySnapshot> first =
+        a.commands().<InventorySnapshot>send(new ReceiveStock("recv-1", "SKU-D", 4, "x")).join();
+    CommandOutcome<InventorySnapshot> again =
+        a.commands().<InventorySnapshot>send(new ReceiveStock("recv-1", "SKU-D", 4, "x")).join();
+
+    assertThat(again.duplicate()).isTrue();
+    assertThat(again.result().onHand()).isEqualTo(first.result().onHand()).isEqualTo(4);
+    harness.awaitLong(1, "SELECT count(*) FROM inventory_log");
+    assertThat(harness.queryLong("SELECT count(*) FROM command_ledger")).isEqualTo(1);
+  }
+
+  @Test
+  void aNoopOnAnUnknownSkuSucceedsAndLeavesTheSkuUsable() {
+    WriteModel a = harness.start("a", true);
+    CommandOutcome<InventorySnapshot> noop =
+        a.commands()
+            .<InventorySnapshot>send(new ReleaseReservation("rel-x", "SKU-NEW", "o-1"))
+            .join();
+    assertThat(noop.result().noop()).isTrue();
+
+    CommandOutcome<InventorySnapshot> received =
+        a.commands().<InventorySnapshot>send(new ReceiveStock("recv-x", "SKU-NEW", 2, "x")).join();
+    assertThat(received.result().onHand()).isEqualTo(2);
   }
 }

@@ -36,7 +36,8 @@ public record SlotkeeperConfig(
     int grpcPort,
     String streamKey,
     int streamMaxLen,
-    Duration streamGapTimeout) {
+    Duration streamGapTimeout,
+    int httpEventLoops) {
 
   /** Reads the configuration of this process. */
   public static SlotkeeperConfig fromEnvironment() {
@@ -78,8 +79,9 @@ public record SlotkeeperConfig(
         s.port("SLOTKEEPER_GRPC_PORT", 9090),
         s.optional("SLOTKEEPER_STREAM_KEY").orElse("slotkeeper:events"),
         s.intRange("SLOTKEEPER_STREAM_MAXLEN", 100_000, 100, 1_000_000_000),
-        s.duration(
-            "SLOTKEEPER_STREAM_GAP_TIMEOUT", Duration.ofSeconds(10), Duration.ofMillis(100)));
+        s.duration("SLOTKEEPER_STREAM_GAP_TIMEOUT", Duration.ofSeconds(10), Duration.ofMillis(100)),
+        s.intRange(
+            "SLOTKEEPER_HTTP_EVENT_LOOPS", Runtime.getRuntime().availableProcessors(), 1, 64));
   }
 
   /** The settings the jobs file loader reads (it names SLOTKEEPER_JOBS_FILE in its errors). */

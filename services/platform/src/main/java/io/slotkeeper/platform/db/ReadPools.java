@@ -14,18 +14,41 @@ public final class ReadPools {
 
   /** A pool of {@code size} connections named {@code applicationName} in pg_stat_activity. */
   public static Pool create(Vertx vertx, PostgresEndpoint pg, int size, String applicationName) {
-    PgConnectOptions connect =
-        new PgConnectOptions()
-            .setHost(pg.host())
-            .setPort(pg.port())
-            .setDatabase(pg.database())
-            .setUser(pg.user())
-            .setPassword(pg.password())
-            .addProperty("application_name", applicationName);
+    return build(vertx, size, options(pg, applicationName));
+  }
+
+  /**
+   * A pool whose commits do not wait for the WAL flush ({@code synchronous_commit = off}), for
+   * writes whose loss in a PostgreSQL crash is recovered by a later synchronous commit or by
+   * re-running a deterministic command (the idempotency keys; see IdempotencyStore). Never for
+   * anything that is itself the record of an acknowledged effect.
+   */
+  public static Pool createRelaxedCommit(
+      Vertx vertx, PostgresEndpoint pg, int size, String applicationName) {
+    return build(
+        vertx, size, options(pg, applicationName).addProperty("synchronous_commit", "off"));
+  }
+
+  private static Pool build(Vertx vertx, int size, PgConnectOptions connect) {
     return PgBuilder.pool()
-        .with(new PoolOptions().setMaxSize(size))
+        // Spread the connections' I/O over several event loops (by default all of them would sit
+        // on the loop of whoever opened them first, usually one HTTP event loop).
+        .with(
+            new PoolOptions()
+                .setMaxSize(size)
+                .setEventLoopSize(Runtime.getRuntime().availableProcessors()))
         .connectingTo(connect)
         .using(vertx)
         .build();
+  }
+
+  private static PgConnectOptions options(PostgresEndpoint pg, String applicationName) {
+    return new PgConnectOptions()
+        .setHost(pg.host())
+        .setPort(pg.port())
+        .setDatabase(pg.database())
+        .setUser(pg.user())
+        .setPassword(pg.password())
+        .addProperty("application_name", applicationName);
   }
 }
