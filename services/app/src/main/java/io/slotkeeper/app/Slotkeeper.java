@@ -116,7 +116,13 @@ public final class Slotkeeper implements AutoCloseable {
     toClose.push(() -> vertx.close().await(30, TimeUnit.SECONDS));
     Redis redisClient =
         Redis.createClient(
-            vertx, new RedisOptions().setConnectionString(infra.redis().connectionString()));
+            vertx,
+            new RedisOptions()
+                .setConnectionString(infra.redis().connectionString())
+                // Every job's timer renews its lease here and the event publisher appends here:
+                // the default wait queue (24) refused renewals of a few hundred jobs, and a lease
+                // that cannot be renewed expires and stops its job's timer.
+                .setMaxPoolWaiting(4096));
     RedisAPI redis = RedisAPI.api(redisClient);
     writeModel =
         WriteModel.start(

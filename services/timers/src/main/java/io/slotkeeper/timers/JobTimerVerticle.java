@@ -14,11 +14,15 @@ import io.slotkeeper.scheduler.schedule.policy.CatchUpPlanner;
 import io.slotkeeper.scheduler.schedule.policy.OverlapPolicy;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,6 +37,7 @@ public final class JobTimerVerticle extends VerticleBase {
 
   private static final Logger log = LoggerFactory.getLogger(JobTimerVerticle.class);
   static final int PLAN_LIMIT = 1_000;
+  private static final long RETRY_PLAN_MILLIS = 1_000;
 
   private final JobDefinition job;
   private final SlotRunner runner;
@@ -78,10 +83,26 @@ public final class JobTimerVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     long period = Math.max(100, job.leaseTtl().toMillis() / 3);
-    maintenanceTimer = vertx.setPeriodic(0, period, id -> maintain());
+    vertx.runOnContext(v -> maintain());
+    maintenanceTimer = vertx.setPeriodic(phase(job.name(), period), period, id -> maintain());
     log.info(
         "timer of job {} started on {} (lease TTL {})", job.name(), instanceId, job.leaseTtl());
     return Future.succeededFuture();
+  }
+
+  /**
+   * The delay of the job's first periodic maintenance (the first one runs at once): spread over one
+   * period by the job's name, so that the lease renewals and ledger reads of many jobs started
+   * together do not all hit Redis and PostgreSQL in the same millisecond, every period (200 jobs in
+   * step overflowed the Redis client's wait queue, renewals failed, leases expired and the slots of
+   * the gap were recorded as missed). From the name, not random: the same on every start.
+   */
+  static long phase(String job, long period) {
+    // A digest, not String.hashCode: names differing in their last characters (job-001, job-002)
+    // would otherwise land a few milliseconds apart.
+    long digest =
+        UUID.nameUUIDFromBytes(job.getBytes(StandardCharsets.UTF_8)).getMostSignificantBits();
+    return 1 + Math.floorMod(digest, period);
   }
 
   @Override
@@ -180,26 +201,41 @@ public final class JobTimerVerticle extends VerticleBase {
     CatchUpPlan plan =
         CatchUpPlanner.plan(
             job.schedule(), job.catchUpPolicy(), job.catchUpWindow(), cursor, now, PLAN_LIMIT);
-    Future<Void> missed = Future.succeededFuture();
-    for (Instant slot : plan.missed()) {
-      missed = missed.compose(v -> recordMissed(slot));
+    // The due slots fire at once, and the missed ones are recorded side by side (one slot, one
+    // aggregate: they do not contend), rather than one after the other before the fire: after a
+    // 10-minute downtime a 1-second job's current slot no longer waits behind 600 records.
+    for (Instant slot : plan.toFire()) {
+      due(slot, held);
     }
-    missed.onComplete(
-        done -> {
-          for (Instant slot : plan.toFire()) {
-            due(slot, held);
-          }
-          Instant covered = plan.resumeAfter().orElse(latest(plan, cursor, now));
-          if (covered != null) {
-            cursor = covered;
-          }
-          planning = false;
-          if (!plan.complete()) {
-            vertx.runOnContext(v -> plan());
-          } else {
-            scheduleNext();
-          }
-        });
+    List<Future<Void>> missed = new ArrayList<>();
+    for (Instant slot : plan.missed()) {
+      missed.add(recordMissed(slot));
+    }
+    Future.join(missed)
+        .onComplete(
+            done -> {
+              planning = false;
+              if (done.failed()) {
+                // Not advancing the cursor: the slots are planned again (what was recorded or
+                // fired meanwhile is then a duplicate), so none is left without a record.
+                log.warn(
+                    "job {}: recording missed slots failed, planning them again: {}",
+                    job.name(),
+                    done.cause().toString());
+                vertx.cancelTimer(dueTimer);
+                dueTimer = vertx.setTimer(RETRY_PLAN_MILLIS, id -> plan());
+                return;
+              }
+              Instant covered = plan.resumeAfter().orElse(latest(plan, cursor, now));
+              if (covered != null) {
+                cursor = covered;
+              }
+              if (!plan.complete()) {
+                vertx.runOnContext(v -> plan());
+              } else {
+                scheduleNext();
+              }
+            });
   }
 
   private static Instant latest(CatchUpPlan plan, Instant cursor, Instant now) {

@@ -176,13 +176,11 @@ class TimersIT {
     never.countDown();
   }
 
-  @Test
-  void afterDowntimeTheCatchUpPolicyDecides() throws Exception {
-    Instant lastRun = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(8);
-    // The ledger knows one slot from before the downtime, for each job.
+  /** The ledger knows one slot from before the downtime, for each job. */
+  private void seedLastSlot(Instant lastRun, List<String> jobs) throws Exception {
     try (Database d = Database.open(db, 2, "seed")) {
       WriteModel seed = WriteModel.start(d, new WriteModel.Options("seed", 2, true));
-      for (String job : List.of("all-job", "latest-job")) {
+      for (String job : jobs) {
         seed.commands()
             .send(
                 new io.slotkeeper.events.slots.SlotCommand.MissSlot(
@@ -195,9 +193,40 @@ class TimersIT {
       }
       await()
           .atMost(Duration.ofSeconds(10))
-          .until(() -> count("SELECT count(*) FROM job_runs") == 2);
+          .until(() -> count("SELECT count(*) FROM job_runs") == jobs.size());
       seed.close();
     }
+  }
+
+  @Test
+  void aLongDowntimeLeavesOneRecordPerSlotAcrossSeveralPlans() throws Exception {
+    // 1,500 slots: more than one plan's limit, so the missed slots are recorded in two rounds.
+    int downtime = JobTimerVerticle.PLAN_LIMIT + 500;
+    Instant lastRun = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(downtime);
+    seedLastSlot(lastRun, List.of("long-job"));
+    start("long", job("long-job", "LATEST", "PT2S"), receiving("long-job"));
+    String caughtUp =
+        " FROM job_runs WHERE job = 'long-job' AND nominal > '"
+            + lastRun
+            + "' AND nominal <= '"
+            + lastRun.plusSeconds(downtime)
+            + "'";
+    // Every slot of the downtime ends with its one record (a row per slot ID) ...
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () ->
+                count("SELECT count(*)" + caughtUp + " AND status IN ('MISSED', 'COMPLETED')")
+                    == downtime);
+    // ... and at most the newest of them ran: LATEST records the others as missed.
+    assertThat(count("SELECT count(*)" + caughtUp + " AND status = 'MISSED'"))
+        .isGreaterThanOrEqualTo(downtime - 1);
+  }
+
+  @Test
+  void afterDowntimeTheCatchUpPolicyDecides() throws Exception {
+    Instant lastRun = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(8);
+    seedLastSlot(lastRun, List.of("all-job", "latest-job"));
     start("all", job("all-job", "ALL", "PT2S"), receiving("all-job"));
     start("latest", job("latest-job", "LATEST", "PT2S"), receiving("latest-job"));
     await()

@@ -4,6 +4,8 @@ import io.slotkeeper.events.slots.SlotCommand.FireSlot;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.OptionalLong;
 import org.axonframework.commandhandling.CommandMessage;
 import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.messaging.InterceptorChain;
@@ -12,11 +14,20 @@ import org.axonframework.messaging.unitofwork.UnitOfWork;
 
 /**
  * The storage side of fencing: in the fire's own transaction, raise the job's highest seen token to
- * the fire's token, or refuse the fire when its token is lower. The row lock this takes also orders
- * concurrent fires of one job.
+ * the fire's token, or refuse the fire when its token is lower.
+ *
+ * <p>A fire under the token already recorded only takes a shared lock on the job's row: fires of
+ * one holder (a catch-up fires thousands of slots of one job at once) then commit in parallel
+ * instead of queueing behind one exclusive row lock. A fire under a higher token still takes the
+ * exclusive lock, so it waits for the running fires of the older token to commit, and every fire of
+ * the older token that starts after it finds the higher token and is refused.
  */
 public final class FencingInterceptor implements MessageHandlerInterceptor<CommandMessage<?>> {
 
+  // Locks (shared) and returns the row only when its token is at least the fire's; no row means
+  // the token is new (or the job is), which the exclusive RAISE below settles.
+  private static final String CURRENT =
+      "SELECT highest_token FROM job_fences WHERE job = ? AND highest_token >= ? FOR SHARE";
   private static final String RAISE =
       "INSERT INTO job_fences (job, highest_token, updated_at) VALUES (?, ?, now())"
           + " ON CONFLICT (job) DO UPDATE SET highest_token = EXCLUDED.highest_token,"
@@ -35,17 +46,27 @@ public final class FencingInterceptor implements MessageHandlerInterceptor<Comma
     Object payload = unitOfWork.getMessage().getPayload();
     if (payload instanceof FireSlot) {
       FireSlot fire = (FireSlot) payload;
-      try (Connection c = connections.getConnection();
-          PreparedStatement ps = c.prepareStatement(RAISE)) {
-        ps.setString(1, fire.job());
-        ps.setLong(2, fire.fencingToken());
-        try (ResultSet rs = ps.executeQuery()) {
-          if (!rs.next()) {
-            throw new StaleFencingTokenException(fire.job(), fire.fencingToken());
-          }
+      try (Connection c = connections.getConnection()) {
+        OptionalLong current = token(c, CURRENT, fire);
+        boolean accepted =
+            current.isPresent()
+                ? current.getAsLong() == fire.fencingToken()
+                : token(c, RAISE, fire).isPresent();
+        if (!accepted) {
+          throw new StaleFencingTokenException(fire.job(), fire.fencingToken());
         }
       }
     }
     return chain.proceed();
+  }
+
+  private static OptionalLong token(Connection c, String sql, FireSlot fire) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setString(1, fire.job());
+      ps.setLong(2, fire.fencingToken());
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
+      }
+    }
   }
 }

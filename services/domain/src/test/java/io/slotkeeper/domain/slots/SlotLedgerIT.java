@@ -9,10 +9,17 @@ import io.slotkeeper.domain.WriteModelHarness;
 import io.slotkeeper.domain.command.CommandOutcome;
 import io.slotkeeper.events.slots.SlotCommand.CompleteSlot;
 import io.slotkeeper.events.slots.SlotCommand.FireSlot;
+import io.slotkeeper.platform.config.PostgresEndpoint;
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,19 +43,62 @@ class SlotLedgerIT {
   }
 
   private CommandOutcome<SlotSnapshot> fire(String slot, String instance, long token, int attempt) {
+    return fireAsync(slot, instance, token, attempt).join();
+  }
+
+  private CompletableFuture<CommandOutcome<SlotSnapshot>> fireAsync(
+      String slot, String instance, long token, int attempt) {
     return model
         .commands()
-        .<SlotSnapshot>send(
+        .send(
             new FireSlot(
-                "fire-" + slot + "-" + attempt,
+                "fire-" + slot + "-" + attempt + "-" + token,
                 slot,
                 "job-1",
                 NOMINAL,
                 instance,
                 token,
                 attempt,
-                false))
-        .join();
+                false));
+  }
+
+  @Test
+  void firesOfTheCurrentHolderDoNotWaitForEachOtherButANewerTokenWaitsAndWins() throws Exception {
+    assertThat(fire("slot-10", "a", 5, 1).result().accepted()).isTrue();
+    PostgresEndpoint pg = harness.endpoint();
+    try (Connection inFlight =
+        DriverManager.getConnection(pg.jdbcUrl(), pg.user(), pg.password())) {
+      // An uncommitted fire of the current holder (token 5): it holds the row lock of its check.
+      inFlight.setAutoCommit(false);
+      inFlight
+          .createStatement()
+          .execute("SELECT highest_token FROM job_fences WHERE job = 'job-1' FOR SHARE");
+      // Another fire under the same token is not held up by it (a catch-up's fires overlap) ...
+      assertThat(fireAsync("slot-11", "a", 5, 1).get(10, TimeUnit.SECONDS).result().accepted())
+          .isTrue();
+      // ... but a newer holder's first fire waits until the older fires have committed.
+      CompletableFuture<CommandOutcome<SlotSnapshot>> newer = fireAsync("slot-12", "b", 6, 1);
+      Thread.sleep(500);
+      assertThat(newer).isNotDone();
+      inFlight.commit();
+      assertThat(newer.get(10, TimeUnit.SECONDS).result().accepted()).isTrue();
+    }
+    // From then on the older holder is refused.
+    assertThatThrownBy(() -> fire("slot-13", "a", 5, 1))
+        .hasCauseInstanceOf(StaleFencingTokenException.class);
+    assertThat(harness.queryLong("SELECT highest_token FROM job_fences WHERE job = 'job-1'"))
+        .isEqualTo(6);
+  }
+
+  @Test
+  void manyConcurrentFiresOfOneHolderAreAllAccepted() {
+    List<CompletableFuture<CommandOutcome<SlotSnapshot>>> fires = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      fires.add(fireAsync("slot-c" + i, "a", 9, 1));
+    }
+    assertThat(fires).allSatisfy(f -> assertThat(f.join().result().accepted()).isTrue());
+    assertThat(harness.queryLong("SELECT highest_token FROM job_fences WHERE job = 'job-1'"))
+        .isEqualTo(9);
   }
 
   @Test
