@@ -33,7 +33,7 @@ public final class SignallingEventStore extends EmbeddedEventStore {
   static final int LOCAL_COMMIT_WAIT_MS = 100;
 
   /** Local commits within this many milliseconds share one wake-up of the streams. */
-  static final int LOCAL_COMMIT_COALESCE_MS = 20;
+  static final int LOCAL_COMMIT_COALESCE_MS = 50;
 
   private final AtomicBoolean wakePending = new AtomicBoolean();
 

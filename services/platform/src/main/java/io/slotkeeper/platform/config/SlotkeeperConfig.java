@@ -81,7 +81,12 @@ public record SlotkeeperConfig(
         s.intRange("SLOTKEEPER_STREAM_MAXLEN", 100_000, 100, 1_000_000_000),
         s.duration("SLOTKEEPER_STREAM_GAP_TIMEOUT", Duration.ofSeconds(10), Duration.ofMillis(100)),
         s.intRange(
-            "SLOTKEEPER_HTTP_EVENT_LOOPS", Runtime.getRuntime().availableProcessors(), 1, 64));
+            "SLOTKEEPER_HTTP_EVENT_LOOPS",
+            // Half the cores: the other half runs commands, projections and the JIT (measured on
+            // 2 cores: one HTTP event loop served more than two).
+            Math.max(1, Runtime.getRuntime().availableProcessors() / 2),
+            1,
+            64));
   }
 
   /** The settings the jobs file loader reads (it names SLOTKEEPER_JOBS_FILE in its errors). */

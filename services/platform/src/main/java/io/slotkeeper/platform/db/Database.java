@@ -17,8 +17,12 @@ public final class Database implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(Database.class);
 
-  /** Connections of the event processors (work packages and coordinators of every processor). */
-  static final int PROCESSOR_POOL_SIZE = 6;
+  /**
+   * Connections of the event processors: every work package (4 projections x 2 segments, the Redis
+   * publisher) holds one for its batch, and coordinators claim tokens with one. Fewer than that
+   * made work packages wait for a connection, and read tables fell seconds behind under load.
+   */
+  static final int PROCESSOR_POOL_SIZE = 16;
 
   private final HikariDataSource dataSource;
   private final HikariDataSource processorDataSource;
@@ -45,7 +49,7 @@ public final class Database implements AutoCloseable {
     // flush of its own: lost in a PostgreSQL crash, rows and token are lost together and the
     // events are processed again. Commands keep synchronous commits.
     HikariConfig relaxed = config(endpoint, PROCESSOR_POOL_SIZE, instanceId, "-processors");
-    relaxed.setMinimumIdle(1);
+    relaxed.setMinimumIdle(2);
     relaxed.addDataSourceProperty("options", "-c synchronous_commit=off");
     return new Database(ds, new HikariDataSource(relaxed));
   }

@@ -49,6 +49,9 @@ public final class ReadPools {
         .setDatabase(pg.database())
         .setUser(pg.user())
         .setPassword(pg.password())
-        .addProperty("application_name", applicationName);
+        .addProperty("application_name", applicationName)
+        // Named statements per connection: PostgreSQL parses and plans each query once, not on
+        // every request.
+        .setCachePreparedStatements(true);
   }
 }
