@@ -1,5 +1,6 @@
 package io.slotkeeper.stream;
 
+import io.slotkeeper.platform.axon.CommitQueues;
 import io.slotkeeper.platform.axon.EventPositions;
 import io.slotkeeper.platform.json.Json;
 import io.vertx.core.json.JsonObject;
@@ -17,7 +18,6 @@ import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
-import org.axonframework.messaging.unitofwork.UnitOfWork;
 
 /**
  * Fans every stored event out to a Redis stream ({@code slotkeeper:events} by default), at least
@@ -83,15 +83,7 @@ public class RedisEventPublisher {
     }
     // One pipeline per batch: the appends are queued and sent, in order on one connection, when
     // the batch prepares to commit; a failure rolls the batch (and its token) back.
-    UnitOfWork<?> root = CurrentUnitOfWork.get().root();
-    root.<List<Request>>getOrComputeResource(
-            BATCH,
-            k -> {
-              List<Request> batch = new ArrayList<>();
-              root.onPrepareCommit(u -> send(batch));
-              return batch;
-            })
-        .add(xadd);
+    CommitQueues.<List<Request>>current(BATCH, ArrayList::new, this::send).add(xadd);
   }
 
   private void send(List<Request> appends) {

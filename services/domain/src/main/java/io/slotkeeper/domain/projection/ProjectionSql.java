@@ -1,5 +1,6 @@
 package io.slotkeeper.domain.projection;
 
+import io.slotkeeper.platform.axon.CommitQueues;
 import io.slotkeeper.platform.axon.EventPositions;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -12,7 +13,6 @@ import java.util.Map;
 import java.util.Set;
 import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
-import org.axonframework.messaging.unitofwork.UnitOfWork;
 
 /**
  * JDBC helper of projections. Statements run on the processor's transaction (shared with its
@@ -59,15 +59,7 @@ public final class ProjectionSql {
       update(sql, params);
       return;
     }
-    UnitOfWork<?> root = CurrentUnitOfWork.get().root();
-    Writes writes =
-        root.getOrComputeResource(
-            resourceKey,
-            k -> {
-              Writes w = new Writes();
-              root.onPrepareCommit(u -> w.flush());
-              return w;
-            });
+    Writes writes = CommitQueues.current(resourceKey, Writes::new, Writes::flush);
     writes.add(table, key, sql, params);
   }
 
