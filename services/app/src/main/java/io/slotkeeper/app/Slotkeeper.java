@@ -41,6 +41,7 @@ import io.vertx.redis.client.RedisAPI;
 import io.vertx.redis.client.RedisOptions;
 import io.vertx.sqlclient.Pool;
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Base64;
@@ -127,7 +128,12 @@ public final class Slotkeeper implements AutoCloseable {
     writeModel =
         WriteModel.start(
             database,
-            new WriteModel.Options(config.instanceId(), config.commandThreads(), true),
+            new WriteModel.Options(
+                config.instanceId(),
+                config.commandThreads(),
+                true,
+                Clock.systemUTC(),
+                config.aggregateCacheSize()),
             List.of(
                 new RedisEventPublisher(
                     redisClient,

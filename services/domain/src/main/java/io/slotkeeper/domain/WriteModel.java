@@ -78,13 +78,25 @@ public final class WriteModel implements AutoCloseable {
     this.projectionLag = new ProjectionLag(database.dataSource(), this::processors, metrics);
   }
 
+  /** Aggregates kept in memory when no size is configured. */
+  public static final int DEFAULT_AGGREGATE_CACHE_SIZE = 10_000;
+
   /** Options of the write side. */
   public record Options(
-      String instanceId, int commandThreads, boolean startProcessors, Clock clock) {
+      String instanceId,
+      int commandThreads,
+      boolean startProcessors,
+      Clock clock,
+      int aggregateCacheSize) {
 
-    /** Options with the system clock. */
+    /** Options with the system clock and the default aggregate cache. */
     public Options(String instanceId, int commandThreads, boolean startProcessors) {
       this(instanceId, commandThreads, startProcessors, Clock.systemUTC());
+    }
+
+    /** Options with the default aggregate cache. */
+    public Options(String instanceId, int commandThreads, boolean startProcessors, Clock clock) {
+      this(instanceId, commandThreads, startProcessors, clock, DEFAULT_AGGREGATE_CACHE_SIZE);
     }
   }
 
@@ -125,14 +137,14 @@ public final class WriteModel implements AutoCloseable {
             .configureCommandBus(c -> commandBus(c, database, ledger, options.commandThreads()))
             // Handlers that need the time take a Clock parameter; Axon injects this one.
             .registerComponent(Clock.class, c -> options.clock());
+    // One cache for all aggregate types (identifiers are unique across them): one bound.
+    AggregateCache cache = new AggregateCache(options.aggregateCacheSize());
     for (Class<?> aggregate : AGGREGATES) {
       configurer.configureAggregate(
           AggregateConfigurer.defaultConfiguration(aggregate)
-              // Loaded aggregates stay in memory (weakly held) so a command on a known aggregate
-              // reads nothing. Safe with several instances: a stale copy's append collides with the
-              // event sequence, the unit of work rolls back, which evicts the copy, and
-              // CommandService retries on the state loaded from the store.
-              .configureCache(c -> new AggregateCache())
+              // Recently used aggregates stay in memory so a command on a known aggregate reads
+              // nothing; a stale copy is caught by the event sequence (see AggregateCache).
+              .configureCache(c -> cache)
               .configureCommandTargetResolver(
                   c ->
                       command ->

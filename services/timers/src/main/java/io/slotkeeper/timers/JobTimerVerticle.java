@@ -357,7 +357,8 @@ public final class JobTimerVerticle extends VerticleBase {
 
   private Future<Void> recordMissed(Instant slot) {
     return Future.fromCompletionStage(
-            commands.send(
+            // Almost always a slot nobody touched: recorded without reading its stream first.
+            commands.sendCreating(
                 new MissSlot(
                     DeterministicIds.forSlotCommand(job.name(), slot, "miss"),
                     DeterministicIds.forSlot(job.name(), slot),

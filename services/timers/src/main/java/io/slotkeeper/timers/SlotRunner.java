@@ -1,5 +1,6 @@
 package io.slotkeeper.timers;
 
+import io.slotkeeper.domain.command.CommandOutcome;
 import io.slotkeeper.domain.command.CommandService;
 import io.slotkeeper.domain.slots.SlotSnapshot;
 import io.slotkeeper.events.Command;
@@ -15,6 +16,7 @@ import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.spi.LoggingEventBuilder;
@@ -79,7 +81,11 @@ public final class SlotRunner {
             token,
             attempt,
             backfill);
-    return this.<SlotSnapshot>send(fire)
+    // A first attempt almost always creates the slot: sent as a creation, it skips reading the
+    // slot's (empty) stream; an existing slot makes it fall back to the regular fire.
+    CompletableFuture<CommandOutcome<SlotSnapshot>> sent =
+        attempt == 1 ? commands.sendCreating(fire) : commands.send(fire);
+    return Future.fromCompletionStage(sent, vertx.getOrCreateContext())
         .compose(
             outcome -> {
               SlotSnapshot slot = outcome.result();
@@ -173,7 +179,7 @@ public final class SlotRunner {
         .addKeyValue("durationMs", millis);
   }
 
-  private <R> Future<io.slotkeeper.domain.command.CommandOutcome<R>> send(Command command) {
+  private <R> Future<CommandOutcome<R>> send(Command command) {
     return Future.fromCompletionStage(commands.<R>send(command), vertx.getOrCreateContext());
   }
 

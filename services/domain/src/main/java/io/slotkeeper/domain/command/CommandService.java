@@ -48,10 +48,34 @@ public final class CommandService {
    */
   public <R> CompletableFuture<CommandOutcome<R>> send(
       Command command, Map<String, String> metadata) {
+    return send(command, metadata, null);
+  }
+
+  /**
+   * The name under which a command is sent by {@link #sendCreating}: its aggregate's handler for
+   * that name creates the aggregate without reading its stream.
+   */
+  public static String creatingName(Class<? extends Command> type) {
+    return type.getName() + "#creating";
+  }
+
+  /**
+   * Sends a command that almost always creates its aggregate (a slot's first fire): the first
+   * attempt goes to the handler named {@link #creatingName}, which creates the aggregate without
+   * reading its (empty) stream, one round trip less. If the aggregate exists after all, that
+   * attempt fails on the event sequence, rolls back, and the retry is the command itself, which
+   * loads the aggregate and decides on its state.
+   */
+  public <R> CompletableFuture<CommandOutcome<R>> sendCreating(Command command) {
+    return send(command, Map.of(), creatingName(command.getClass()));
+  }
+
+  private <R> CompletableFuture<CommandOutcome<R>> send(
+      Command command, Map<String, String> metadata, String firstName) {
     long started = System.nanoTime();
     Map<String, Object> all = new java.util.HashMap<>(metadata);
     all.put("commandId", command.commandId());
-    CompletableFuture<CommandOutcome<R>> result = attempt(command, Map.copyOf(all), 1);
+    CompletableFuture<CommandOutcome<R>> result = attempt(command, Map.copyOf(all), 1, firstName);
     result.whenComplete(
         (outcome, error) ->
             metrics.command(
@@ -82,13 +106,17 @@ public final class CommandService {
         : SlotkeeperMetrics.CommandOutcome.FAILED;
   }
 
+  /** Attempt {@code attempt}; {@code name}, when given, replaces the command's own name. */
   private <R> CompletableFuture<CommandOutcome<R>> attempt(
-      Command command, Map<String, Object> metadata, int attempt) {
+      Command command, Map<String, Object> metadata, int attempt, String name) {
     CompletableFuture<CommandOutcome<R>> result = new CompletableFuture<>();
     CommandMessage<Command> message =
         GenericCommandMessage.<Command>asCommandMessage(command)
             .andMetaData(metadata)
             .andMetaData(Map.of(ATTEMPT, attempt));
+    if (name != null) {
+      message = new GenericCommandMessage<>(message, name);
+    }
     commandBus.dispatch(
         message,
         (msg, response) -> {
@@ -107,7 +135,8 @@ public final class CommandService {
             log.debug(
                 "conflict on {} (attempt {}): {}", command.commandId(), attempt, error.toString());
             CompletableFuture.delayedExecutor(backoffMillis(attempt), TimeUnit.MILLISECONDS)
-                .execute(() -> relay(attempt(command, metadata, attempt + 1), result));
+                // A retry is always the command under its own name (see sendCreating).
+                .execute(() -> relay(attempt(command, metadata, attempt + 1, null), result));
           } else if (error
               instanceof org.axonframework.modelling.command.AggregateNotFoundException) {
             result.completeExceptionally(

@@ -2,6 +2,7 @@ package io.slotkeeper.domain.slots;
 
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
+import io.slotkeeper.domain.command.CommandService;
 import io.slotkeeper.domain.command.IllegalTransitionException;
 import io.slotkeeper.events.slots.SlotCommand.CompleteSlot;
 import io.slotkeeper.events.slots.SlotCommand.FailSlot;
@@ -31,6 +32,9 @@ import org.axonframework.modelling.command.CreationPolicy;
  * refused and recorded as such; the refused instance must not do the work.
  */
 public class Slot {
+
+  static final String FIRST_FIRE = "io.slotkeeper.events.slots.SlotCommand$FireSlot#creating";
+  static final String FIRST_MISS = "io.slotkeeper.events.slots.SlotCommand$MissSlot#creating";
 
   @AggregateIdentifier private String slotId;
   private String job;
@@ -63,6 +67,26 @@ public class Slot {
             : "already " + status;
     apply(new SlotFireRejected(slotIdOf(cmd), cmd.instanceId(), cmd.fencingToken(), reason));
     return snapshot(false);
+  }
+
+  /**
+   * A slot's first fire, sent by {@link CommandService#sendCreating}: creates the slot without
+   * reading its stream. If the slot exists after all, the append fails on the event sequence and
+   * the fire is retried through {@link #handle(FireSlot, Clock)}, which decides on the slot's
+   * state.
+   */
+  @CommandHandler(commandName = FIRST_FIRE)
+  @CreationPolicy(AggregateCreationPolicy.ALWAYS)
+  SlotSnapshot create(FireSlot cmd, Clock clock) {
+    fire(cmd, Math.max(1, cmd.attempt()), clock.instant());
+    return snapshot(true);
+  }
+
+  /** A missed slot's record, sent by {@link CommandService#sendCreating} (see above). */
+  @CommandHandler(commandName = FIRST_MISS)
+  @CreationPolicy(AggregateCreationPolicy.ALWAYS)
+  SlotSnapshot create(MissSlot cmd) {
+    return handle(cmd);
   }
 
   private void fire(FireSlot cmd, int attemptNumber, Instant firedAt) {

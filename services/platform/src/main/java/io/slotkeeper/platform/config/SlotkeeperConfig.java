@@ -37,7 +37,8 @@ public record SlotkeeperConfig(
     String streamKey,
     int streamMaxLen,
     Duration streamGapTimeout,
-    int httpEventLoops) {
+    int httpEventLoops,
+    int aggregateCacheSize) {
 
   /** Reads the configuration of this process. */
   public static SlotkeeperConfig fromEnvironment() {
@@ -86,7 +87,8 @@ public record SlotkeeperConfig(
             // 2 cores: one HTTP event loop served more than two).
             Math.max(1, Runtime.getRuntime().availableProcessors() / 2),
             1,
-            64));
+            64),
+        s.intRange("SLOTKEEPER_AGGREGATE_CACHE_SIZE", 10_000, 1, 10_000_000));
   }
 
   /** The settings the jobs file loader reads (it names SLOTKEEPER_JOBS_FILE in its errors). */
