@@ -40,6 +40,9 @@ public record SlotkeeperConfig(
     int httpEventLoops,
     int aggregateCacheSize) {
 
+  /** Command executor threads when none are configured. */
+  public static final int DEFAULT_COMMAND_THREADS = 8;
+
   /** Reads the configuration of this process. */
   public static SlotkeeperConfig fromEnvironment() {
     return from(System.getenv());
@@ -59,6 +62,7 @@ public record SlotkeeperConfig(
           }
         });
     Settings s = new Settings(merged);
+    int commandThreads = s.intRange("SLOTKEEPER_COMMAND_THREADS", DEFAULT_COMMAND_THREADS, 1, 256);
     return new SlotkeeperConfig(
         s.optional("SLOTKEEPER_PG_URL").map(u -> PostgresEndpoint.parse("SLOTKEEPER_PG_URL", u)),
         s.optional("SLOTKEEPER_REDIS_URL").map(u -> RedisEndpoint.parse("SLOTKEEPER_REDIS_URL", u)),
@@ -72,8 +76,10 @@ public record SlotkeeperConfig(
         s.duration("SLOTKEEPER_IDEMPOTENCY_TTL", Duration.ofHours(24), Duration.ofMinutes(1)),
         s.duration(
             "SLOTKEEPER_IDEMPOTENCY_LOCK_TIMEOUT", Duration.ofSeconds(30), Duration.ofSeconds(1)),
-        s.intRange("SLOTKEEPER_COMMAND_THREADS", 8, 1, 256),
-        s.intRange("SLOTKEEPER_JDBC_POOL_SIZE", 12, 2, 500),
+        commandThreads,
+        // Every command thread holds a connection for its transaction; the rest is for the
+        // fulfilment flow, lag checks and the like. Smaller just makes commands queue for it.
+        s.intRange("SLOTKEEPER_JDBC_POOL_SIZE", commandThreads + 4, 2, 500),
         s.intRange("SLOTKEEPER_PG_CLIENT_POOL_SIZE", 8, 1, 500),
         s.bool("SLOTKEEPER_TIMERS_ENABLED", true),
         s.optional("SLOTKEEPER_JOBS_FILE"),

@@ -26,6 +26,20 @@ class SlotkeeperConfigTest {
   }
 
   @Test
+  void theCommandPoolFollowsTheCommandThreadsUnlessSet() {
+    SlotkeeperConfig defaults = SlotkeeperConfig.from(Map.of());
+    assertThat(defaults.jdbcPoolSize()).isEqualTo(defaults.commandThreads() + 4);
+    assertThat(defaults.aggregateCacheSize()).isEqualTo(10_000);
+    assertThat(SlotkeeperConfig.from(Map.of("SLOTKEEPER_COMMAND_THREADS", "30")).jdbcPoolSize())
+        .isEqualTo(34);
+    assertThat(
+            SlotkeeperConfig.from(
+                    Map.of("SLOTKEEPER_COMMAND_THREADS", "30", "SLOTKEEPER_JDBC_POOL_SIZE", "10"))
+                .jdbcPoolSize())
+        .isEqualTo(10);
+  }
+
+  @Test
   void urlsAreParsed() {
     SlotkeeperConfig c =
         SlotkeeperConfig.from(
