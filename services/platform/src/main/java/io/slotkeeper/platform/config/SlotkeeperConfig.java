@@ -37,7 +37,9 @@ public record SlotkeeperConfig(
     String streamKey,
     int streamMaxLen,
     Duration streamGapTimeout,
-    int httpEventLoops) {
+    int httpEventLoops,
+    Duration grpcKeepAlive,
+    Duration grpcKeepAliveTimeout) {
 
   /** Reads the configuration of this process. */
   public static SlotkeeperConfig fromEnvironment() {
@@ -86,7 +88,11 @@ public record SlotkeeperConfig(
             // 2 cores: one HTTP event loop served more than two).
             Math.max(1, Runtime.getRuntime().availableProcessors() / 2),
             1,
-            64));
+            64),
+        // Under the 60 s idle timeout of common load balancers and NATs; PT0S turns pings off.
+        s.durationOrOff("SLOTKEEPER_GRPC_KEEPALIVE", Duration.ofSeconds(30), Duration.ofSeconds(1)),
+        s.duration(
+            "SLOTKEEPER_GRPC_KEEPALIVE_TIMEOUT", Duration.ofSeconds(20), Duration.ofSeconds(1)));
   }
 
   /** The settings the jobs file loader reads (it names SLOTKEEPER_JOBS_FILE in its errors). */
@@ -163,6 +169,15 @@ public record SlotkeeperConfig(
       }
       if (d.compareTo(min) < 0) {
         throw new ConfigException(key, "must be at least " + min + ", got " + d);
+      }
+      return d;
+    }
+
+    /** Like {@link #duration}, but zero is allowed and means "off". */
+    Duration durationOrOff(String key, Duration fallback, Duration min) {
+      Duration d = duration(key, fallback, Duration.ZERO);
+      if (!d.isZero() && d.compareTo(min) < 0) {
+        throw new ConfigException(key, "must be PT0S (off) or at least " + min + ", got " + d);
       }
       return d;
     }
