@@ -227,7 +227,12 @@ public final class Slotkeeper implements AutoCloseable {
     await(
         vertx.deployVerticle(
             grpc,
-            new DeploymentOptions().setConfig(new JsonObject().put("port", config.grpcPort()))),
+            new DeploymentOptions()
+                .setConfig(
+                    new JsonObject()
+                        .put("port", config.grpcPort())
+                        .put("keepAliveMillis", config.grpcKeepAlive().toMillis())
+                        .put("keepAliveTimeoutMillis", config.grpcKeepAliveTimeout().toMillis()))),
         "the gRPC API");
     grpcPort = grpc.actualPort();
     log.info(

@@ -24,7 +24,12 @@ final class AppHarness implements AutoCloseable {
   final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   AppHarness(String purpose, Map<String, String> extraEnv) {
-    db = TestInfra.freshDatabase(purpose);
+    this(purpose, TestInfra.freshDatabase(purpose), extraEnv);
+  }
+
+  /** On the given database (e.g. of a PostgreSQL server the test owns and may stop). */
+  AppHarness(String purpose, PostgresEndpoint db, Map<String, String> extraEnv) {
+    this.db = db;
     Map<String, String> env = new HashMap<>();
     env.put(
         "SLOTKEEPER_PG_URL",
@@ -92,6 +97,10 @@ final class AppHarness implements AutoCloseable {
 
   long count(String sql) {
     return TestInfra.queryLong(db, sql);
+  }
+
+  String queryString(String sql) {
+    return TestInfra.queryString(db, sql);
   }
 
   /** Everything a bad request must leave untouched: the write side, every read table, the keys. */

@@ -535,6 +535,38 @@ class GrpcApiIT {
   }
 
   @Test
+  void nonAsciiIdempotencyKeysAreInvalidArgumentAndChangeNothing() {
+    String before = h.stateFingerprint();
+    ReceiveStockRequest noKey = ReceiveStockRequest.newBuilder().setSku("G-KEY").setQty(1).build();
+    // The field carries text; metadata carries bytes (UTF-8 as most clients send it, or Latin-1).
+    Reply<StockLevel> field =
+        grpc.call(
+            InventoryServiceGrpcClient.ReceiveStock,
+            noKey.toBuilder().setIdempotencyKey("\u00f9-key").build(),
+            AppHarness.CLIENT);
+    Reply<StockLevel> utf8 =
+        grpc.call(
+            InventoryServiceGrpcClient.ReceiveStock,
+            noKey,
+            AppHarness.CLIENT,
+            Map.of("idempotency-key", RawHttp.utf8("\u00f9-key")));
+    Reply<StockLevel> latin1 =
+        grpc.call(
+            InventoryServiceGrpcClient.ReceiveStock,
+            noKey,
+            AppHarness.CLIENT,
+            Map.of("idempotency-key", "cl\u00e9"));
+    for (Reply<StockLevel> r : java.util.List.of(field, utf8, latin1)) {
+      assertThat(r.status()).as(r.message()).isEqualTo(GrpcStatus.INVALID_ARGUMENT);
+      assertThat(r.message()).contains("Idempotency-Key must be printable ASCII");
+    }
+    assertThat(field.message()).contains("character 1 is not");
+    assertThat(utf8.message()).contains("character 1 is not");
+    assertThat(latin1.message()).contains("character 3 is not");
+    assertThat(h.stateFingerprint()).isEqualTo(before);
+  }
+
+  @Test
   void healthIsServingAndReflectionListsTheServices() {
     ServiceMethod<HealthCheckResponse, HealthCheckRequest> check =
         ServiceMethod.client(

@@ -106,7 +106,15 @@ class GrpcFuzzIT {
 
   @Provide
   Arbitrary<String> badKeys() {
-    return HostileValues.badKeys().filter(GrpcFuzzIT::isAsciiHeader);
+    return HostileValues.badKeys().filter(GrpcFuzzIT::isHeaderBytes);
+  }
+
+  /** Bad keys as the request's field carries them: any text, non-ASCII included. */
+  @Provide
+  Arbitrary<String> badKeyFields() {
+    return Arbitraries.oneOf(
+        HostileValues.nonAsciiKeyTexts(),
+        HostileValues.badKeys().filter(s -> !s.isEmpty() && wellFormed(s)));
   }
 
   @Provide
@@ -118,8 +126,20 @@ class GrpcFuzzIT {
     return s.length() <= 128 && s.chars().allMatch(c -> c > 0x20 && c < 0x7f && c != '/');
   }
 
+  /**
+   * Room for one metadata value: the server's header list limit is 8 KB, counting every header plus
+   * 32 bytes each, and the client refuses to send more (HeaderListSizeException).
+   */
+  static final int HEADER_ROOM = 7_000;
+
+  /** Metadata values the client sends byte for byte: printable ASCII and bytes 0x80 to 0xFF. */
+  static boolean isHeaderBytes(String s) {
+    return s.length() < HEADER_ROOM
+        && s.chars().allMatch(c -> (c >= 0x20 && c < 0x7f) || (c >= 0x80 && c <= 0xff));
+  }
+
   static boolean isAsciiHeader(String s) {
-    return s.length() < 8_000 && s.chars().allMatch(c -> c >= 0x20 && c < 0x7f);
+    return s.length() < HEADER_ROOM && s.chars().allMatch(c -> c >= 0x20 && c < 0x7f);
   }
 
   @Property(tries = 60)
@@ -214,6 +234,20 @@ class GrpcFuzzIT {
         () ->
             grpc.call(
                 InventoryServiceGrpcClient.ReceiveStock, request, AppHarness.CLIENT, metadata),
+        badKey);
+  }
+
+  @Property(tries = 40)
+  void badIdempotencyKeyFieldsAreRefused(@ForAll("badKeyFields") String badKey) {
+    ReceiveStockRequest request =
+        ReceiveStockRequest.newBuilder()
+            .setIdempotencyKey(badKey)
+            .setSku("GFUZZ")
+            .setQty(1)
+            .build();
+    assertRefused(
+        "ReceiveStock",
+        () -> grpc.call(InventoryServiceGrpcClient.ReceiveStock, request, AppHarness.CLIENT),
         badKey);
   }
 

@@ -3,6 +3,7 @@ package io.slotkeeper.app;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
 
 /** Generators of hostile values shared by the HTTP and gRPC fuzz properties. */
 final class HostileValues {
@@ -59,13 +60,42 @@ final class HostileValues {
 
   /**
    * Idempotency-Keys that are invalid after HTTP trims the value: empty, blank, over 255
-   * characters, non-ASCII (Latin-1, the widest a header value can carry) or control characters.
+   * characters, control characters, or non-ASCII as header bytes (one char per byte, see {@link
+   * #nonAsciiKeyBytes()}).
    */
   static Arbitrary<String> badKeys() {
     return Arbitraries.oneOf(
         Arbitraries.of("", " ", "   ", "\t"),
         Arbitraries.integers().between(256, 9_000).map("k"::repeat),
-        Arbitraries.of("a\tb", "\t\t"));
+        Arbitraries.of("a\tb", "\t\t"),
+        nonAsciiKeyBytes());
+  }
+
+  /**
+   * Keys of printable ASCII around at least one non-ASCII character, as text (what a protobuf field
+   * carries): "ù-key", "clé", CJK, a no-break space, an emoji...
+   */
+  static Arbitrary<String> nonAsciiKeyTexts() {
+    Arbitrary<String> ascii = Arbitraries.strings().withCharRange(' ', '~').ofMaxLength(20);
+    Arbitrary<String> nonAscii =
+        Arbitraries.oneOf(
+            Arbitraries.of("\u00f9", "\u00e9", "\u00a0", "\u00ff", "\u0080", "\ud83d\udca5"),
+            Arbitraries.chars().range('\u0080', '\ud7ff').map(String::valueOf));
+    return Combinators.combine(ascii, nonAscii, ascii).as((a, n, b) -> a + n + b);
+  }
+
+  /**
+   * {@link #nonAsciiKeyTexts()} as a header carries them: the UTF-8 bytes (curl, most clients) or
+   * the Latin-1 bytes where the text fits, one char per byte. {@code java.net.http} cannot send
+   * these over HTTP/1.1 (it would send '?'); see {@link RawHttp}.
+   */
+  static Arbitrary<String> nonAsciiKeyBytes() {
+    return nonAsciiKeyTexts()
+        .flatMap(
+            t ->
+                t.chars().allMatch(c -> c <= 0xff)
+                    ? Arbitraries.of(RawHttp.utf8(t), t)
+                    : Arbitraries.just(RawHttp.utf8(t)));
   }
 
   /** Stands for "send no such header". */

@@ -1,6 +1,12 @@
 package io.slotkeeper.idempotency;
 
-/** What a valid Idempotency-Key is (draft-ietf-httpapi-idempotency-key-header). */
+/**
+ * What a valid Idempotency-Key is (draft-ietf-httpapi-idempotency-key-header): 1 to 255 printable
+ * ASCII characters, 0x20 to 0x7E (the characters an sf-string of the draft allows), not blank. The
+ * same rule holds over HTTP and gRPC. Header values reach us one byte per char (Netty decodes them
+ * as ISO-8859-1), so a non-ASCII key sent as UTF-8 or Latin-1 shows up as chars above 0x7E and is
+ * refused here.
+ */
 public final class IdempotencyKeys {
 
   public static final int MAX_LENGTH = 255;
@@ -18,7 +24,9 @@ public final class IdempotencyKeys {
     for (int i = 0; i < key.length(); i++) {
       char c = key.charAt(i);
       if (c < 0x20 || c > 0x7e) {
-        return "the Idempotency-Key must be printable ASCII";
+        return "the Idempotency-Key must be printable ASCII (0x20 to 0x7E); character "
+            + (i + 1)
+            + " is not (no control or non-ASCII characters)";
       }
     }
     return null;

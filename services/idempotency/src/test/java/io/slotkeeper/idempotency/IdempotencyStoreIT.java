@@ -105,5 +105,12 @@ class IdempotencyStoreIT {
     assertThat(IdempotencyKeys.problemWith("x".repeat(256))).contains("255");
     assertThat(IdempotencyKeys.problemWith("tab\there")).contains("printable");
     assertThat(IdempotencyKeys.problemWith("ok-key_1")).isNull();
+    // The edges of printable ASCII, and what non-ASCII keys look like once decoded.
+    assertThat(IdempotencyKeys.problemWith("a ~")).isNull();
+    assertThat(IdempotencyKeys.problemWith("k".repeat(255))).isNull();
+    assertThat(IdempotencyKeys.problemWith("key\u007f")).contains("character 4 is not");
+    assertThat(IdempotencyKeys.problemWith("\u00f9-key")).contains("printable ASCII");
+    assertThat(IdempotencyKeys.problemWith("\u00c3\u00b9-key")).contains("character 1 is not");
+    assertThat(IdempotencyKeys.problemWith("key\u00a0")).contains("printable ASCII");
   }
 }

@@ -38,7 +38,9 @@ public record SlotkeeperConfig(
     int streamMaxLen,
     Duration streamGapTimeout,
     int httpEventLoops,
-    int aggregateCacheSize) {
+    int aggregateCacheSize,
+    Duration grpcKeepAlive,
+    Duration grpcKeepAliveTimeout) {
 
   /** Command executor threads when none are configured. */
   public static final int DEFAULT_COMMAND_THREADS = 8;
@@ -94,7 +96,11 @@ public record SlotkeeperConfig(
             Math.max(1, Runtime.getRuntime().availableProcessors() / 2),
             1,
             64),
-        s.intRange("SLOTKEEPER_AGGREGATE_CACHE_SIZE", 10_000, 1, 10_000_000));
+        s.intRange("SLOTKEEPER_AGGREGATE_CACHE_SIZE", 10_000, 1, 10_000_000),
+        // Under the 60 s idle timeout of common load balancers and NATs; PT0S turns pings off.
+        s.durationOrOff("SLOTKEEPER_GRPC_KEEPALIVE", Duration.ofSeconds(30), Duration.ofSeconds(1)),
+        s.duration(
+            "SLOTKEEPER_GRPC_KEEPALIVE_TIMEOUT", Duration.ofSeconds(20), Duration.ofSeconds(1)));
   }
 
   /** The settings the jobs file loader reads (it names SLOTKEEPER_JOBS_FILE in its errors). */
@@ -171,6 +177,15 @@ public record SlotkeeperConfig(
       }
       if (d.compareTo(min) < 0) {
         throw new ConfigException(key, "must be at least " + min + ", got " + d);
+      }
+      return d;
+    }
+
+    /** Like {@link #duration}, but zero is allowed and means "off". */
+    Duration durationOrOff(String key, Duration fallback, Duration min) {
+      Duration d = duration(key, fallback, Duration.ZERO);
+      if (!d.isZero() && d.compareTo(min) < 0) {
+        throw new ConfigException(key, "must be PT0S (off) or at least " + min + ", got " + d);
       }
       return d;
     }

@@ -23,6 +23,10 @@ class SlotkeeperConfigTest {
     assertThat(c.dataDir().getFileName().toString()).isEqualTo(".slotkeeper");
     assertThat(c.idempotencyKeyTtl()).isEqualTo(Duration.ofHours(24));
     assertThat(c.instanceId()).matches(".+-\\d+");
+    assertThat(c.grpcKeepAlive()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(c.grpcKeepAliveTimeout()).isEqualTo(Duration.ofSeconds(20));
+    assertThat(SlotkeeperConfig.from(Map.of("SLOTKEEPER_GRPC_KEEPALIVE", "PT0S")).grpcKeepAlive())
+        .isZero();
   }
 
   @Test
@@ -64,6 +68,8 @@ class SlotkeeperConfigTest {
     "SLOTKEEPER_IDEMPOTENCY_TTL, 1 day, ISO-8601",
     "SLOTKEEPER_IDEMPOTENCY_TTL, PT1S, at least",
     "SLOTKEEPER_CLIENT_TOKEN, short, at least 16",
+    "SLOTKEEPER_GRPC_KEEPALIVE, PT0.5S, PT0S (off) or at least PT1S",
+    "SLOTKEEPER_GRPC_KEEPALIVE_TIMEOUT, PT0S, at least",
   })
   void invalidSettingsNameTheSetting(String key, String value, String expected) {
     assertThatThrownBy(() -> SlotkeeperConfig.from(Map.of(key, value)))
