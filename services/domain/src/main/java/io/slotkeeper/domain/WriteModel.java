@@ -137,7 +137,7 @@ public final class WriteModel implements AutoCloseable {
                   c ->
                       command ->
                           new VersionedAggregateIdentifier(
-                              ((Command) command.getPayload()).aggregateId(), null)));
+                              ((Command) command.getPayload()).streamId(), null)));
     }
     configurer
         .eventProcessing()

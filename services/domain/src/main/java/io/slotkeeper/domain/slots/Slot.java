@@ -3,6 +3,7 @@ package io.slotkeeper.domain.slots;
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
 import io.slotkeeper.domain.command.IllegalTransitionException;
+import io.slotkeeper.events.StreamIds;
 import io.slotkeeper.events.slots.SlotCommand.CompleteSlot;
 import io.slotkeeper.events.slots.SlotCommand.FailSlot;
 import io.slotkeeper.events.slots.SlotCommand.FireSlot;
@@ -32,7 +33,7 @@ import org.axonframework.modelling.command.CreationPolicy;
  */
 public class Slot {
 
-  @AggregateIdentifier private String slotId;
+  private String slotId;
   private String job;
   private Instant nominal;
   private SlotStatus status;
@@ -43,6 +44,15 @@ public class Slot {
 
   protected Slot() {
     // for Axon
+  }
+
+  /**
+   * Axon's aggregate identifier: the stream of the slot, namespaced so that another aggregate type
+   * with the same business ID never shares it (see {@link StreamIds}).
+   */
+  @AggregateIdentifier
+  private String streamId() {
+    return StreamIds.slot(slotId);
   }
 
   @CommandHandler
