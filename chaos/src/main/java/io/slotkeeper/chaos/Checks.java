@@ -1,5 +1,6 @@
 package io.slotkeeper.chaos;
 
+import io.slotkeeper.events.StreamIds;
 import io.slotkeeper.platform.config.PostgresEndpoint;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -169,7 +170,7 @@ final class Checks {
               "SELECT aggregate_identifier, count(*) FROM domain_event_entry"
                   + " WHERE payload_type LIKE '%OrderPlaced' GROUP BY 1")) {
         while (rs.next()) {
-          placed.put(rs.getString(1), rs.getLong(2));
+          placed.put(StreamIds.businessId(rs.getString(1)), rs.getLong(2));
         }
       }
     }

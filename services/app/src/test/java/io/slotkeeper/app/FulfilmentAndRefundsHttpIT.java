@@ -3,9 +3,12 @@ package io.slotkeeper.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -139,6 +142,48 @@ class FulfilmentAndRefundsHttpIT {
     assertThat(result.getString("reason")).contains("BOWL-1");
     h.awaitJson(
         "/v1/inventory/MUG-1", j -> j.getLong("available") == 1 && j.getLong("reserved") == 0);
+  }
+
+  @Test
+  void anOrderAndASkuMayShareAnId() {
+    String body =
+        "{\"orderId\":\"SHARED-1\","
+            + order("SHARED-1", 2, 100).substring(1); // the order's one line is its own ID's SKU
+    HttpResponse<String> placed = h.post("/v1/orders", AppHarness.CLIENT, "shared-place", body);
+    assertThat(placed.statusCode()).isEqualTo(201);
+    assertThat(new JsonObject(placed.body()).getString("orderId")).isEqualTo("SHARED-1");
+
+    HttpResponse<String> receipt =
+        h.post("/v1/inventory/SHARED-1/receipts", AppHarness.CLIENT, "shared-rcv", "{\"qty\":5}");
+    assertThat(receipt.statusCode()).isEqualTo(200);
+    assertThat(new JsonObject(receipt.body()).getLong("onHand")).isEqualTo(5);
+
+    HttpResponse<String> processed =
+        h.post("/v1/orders/SHARED-1/process", AppHarness.OPERATOR, "shared-proc", "");
+    assertThat(processed.statusCode()).isEqualTo(200);
+    assertThat(new JsonObject(processed.body()).getString("status")).isEqualTo("COMPLETED");
+    h.awaitJson("/v1/orders/SHARED-1", j -> "COMPLETED".equals(j.getString("status")));
+    h.awaitJson("/v1/inventory/SHARED-1", j -> j.getLong("onHand") == 3);
+
+    // The event stream names both aggregates by their business ID, as before.
+    JsonArray events =
+        new JsonObject(h.get("/v1/events?after=0&limit=1000", AppHarness.CLIENT).body())
+            .getJsonArray("events");
+    List<String> shared = new ArrayList<>();
+    for (int i = 0; i < events.size(); i++) {
+      JsonObject e = events.getJsonObject(i);
+      if ("SHARED-1".equals(e.getString("aggregateId"))) {
+        shared.add(e.getString("aggregateType") + "." + e.getString("type"));
+      }
+    }
+    assertThat(shared)
+        .containsExactlyInAnyOrder(
+            "Order.OrderPlaced",
+            "Inventory.StockReceived",
+            "Order.OrderProcessingStarted",
+            "Inventory.StockReserved",
+            "Inventory.ReservationCommitted",
+            "Order.OrderCompleted");
   }
 
   @Test

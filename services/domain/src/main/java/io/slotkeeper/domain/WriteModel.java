@@ -137,7 +137,7 @@ public final class WriteModel implements AutoCloseable {
             .configureCommandBus(c -> commandBus(c, database, ledger, options.commandThreads()))
             // Handlers that need the time take a Clock parameter; Axon injects this one.
             .registerComponent(Clock.class, c -> options.clock());
-    // One cache for all aggregate types (identifiers are unique across them): one bound.
+    // One cache for all aggregate types (stream IDs are namespaced per type, see StreamIds).
     AggregateCache cache = new AggregateCache(options.aggregateCacheSize());
     for (Class<?> aggregate : AGGREGATES) {
       configurer.configureAggregate(
@@ -149,7 +149,7 @@ public final class WriteModel implements AutoCloseable {
                   c ->
                       command ->
                           new VersionedAggregateIdentifier(
-                              ((Command) command.getPayload()).aggregateId(), null)));
+                              ((Command) command.getPayload()).streamId(), null)));
     }
     configurer
         .eventProcessing()

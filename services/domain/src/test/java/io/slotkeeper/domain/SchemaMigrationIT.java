@@ -2,9 +2,20 @@ package io.slotkeeper.domain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.slotkeeper.domain.inventory.InventorySnapshot;
+import io.slotkeeper.domain.orders.OrderSnapshot;
+import io.slotkeeper.events.inventory.InventoryCommand.ReceiveStock;
+import io.slotkeeper.events.orders.OrderCommand.CancelOrder;
+import io.slotkeeper.events.orders.OrderCommand.PlaceOrder;
+import io.slotkeeper.events.orders.OrderLine;
+import io.slotkeeper.events.orders.OrderStatus;
 import io.slotkeeper.platform.config.PostgresEndpoint;
 import io.slotkeeper.platform.db.Database;
 import io.slotkeeper.testing.TestInfra;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -13,7 +24,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
-/** Several instances starting at once on an empty database migrate it exactly once. */
+/**
+ * Several instances starting at once on an empty database migrate it exactly once; streams stored
+ * before the stream IDs were namespaced are renamed and still load.
+ */
 class SchemaMigrationIT {
 
   @Test
@@ -43,5 +57,57 @@ class SchemaMigrationIT {
         TestInfra.queryLong(db, "SELECT count(DISTINCT version) FROM flyway_schema_history");
     assertThat(versions).isEqualTo(distinct).isGreaterThanOrEqualTo(4);
     assertThat(TestInfra.queryLong(db, "SELECT count(*) FROM domain_event_entry")).isZero();
+  }
+
+  @Test
+  void streamsStoredUnderPlainBusinessIdsAreRenamedAndStillLoad() throws Exception {
+    try (WriteModelHarness harness = new WriteModelHarness("rename")) {
+      WriteModel before = harness.start("before", false);
+      List<OrderLine> lines = List.of(new OrderLine("S-1", 1, 100));
+      before.commands().send(new PlaceOrder("p-1", "X", "c-1", "CNY", lines)).join();
+      // An order whose plain ID is another one's new stream ID: the rename must not trip over it.
+      before.commands().send(new PlaceOrder("p-2", "order:X", "c-1", "CNY", lines)).join();
+      before.commands().send(new ReceiveStock("r-1", "S-1", 5, "delivery")).join();
+      // Back to the layout before V40 (in two steps: plain "order:X" would meet renamed
+      // "order:X"), and V40 forgotten.
+      String ids = "SELECT string_agg(aggregate_identifier, ',' ORDER BY global_index)";
+      try (Connection c = connect(harness.endpoint());
+          Statement st = c.createStatement()) {
+        st.executeUpdate(
+            "UPDATE domain_event_entry SET aggregate_identifier ="
+                + " '#' || substr(aggregate_identifier, strpos(aggregate_identifier, ':') + 1)");
+        st.executeUpdate(
+            "UPDATE domain_event_entry SET aggregate_identifier = substr(aggregate_identifier, 2)");
+        st.executeUpdate("DELETE FROM flyway_schema_history WHERE version = '40'");
+      }
+      assertThat(harness.queryString(ids + " FROM domain_event_entry")).isEqualTo("X,order:X,S-1");
+
+      Database.open(harness.endpoint(), 2, "upgrade").close();
+
+      assertThat(harness.queryString(ids + " FROM domain_event_entry"))
+          .isEqualTo("order:X,order:order:X,inventory:S-1");
+      WriteModel after = harness.start("after", false);
+      OrderSnapshot cancelled =
+          after.commands().<OrderSnapshot>send(new CancelOrder("c-1", "X", "test")).join().result();
+      assertThat(cancelled).isEqualTo(new OrderSnapshot("X", OrderStatus.CANCELLED, 100, 2));
+      OrderSnapshot other =
+          after
+              .commands()
+              .<OrderSnapshot>send(new CancelOrder("c-2", "order:X", "test"))
+              .join()
+              .result();
+      assertThat(other).isEqualTo(new OrderSnapshot("order:X", OrderStatus.CANCELLED, 100, 2));
+      InventorySnapshot stock =
+          after
+              .commands()
+              .<InventorySnapshot>send(new ReceiveStock("r-2", "S-1", 5, "delivery"))
+              .join()
+              .result();
+      assertThat(stock).isEqualTo(new InventorySnapshot("S-1", 10, 0, 10, 2, false, null));
+    }
+  }
+
+  private static Connection connect(PostgresEndpoint db) throws SQLException {
+    return DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
   }
 }

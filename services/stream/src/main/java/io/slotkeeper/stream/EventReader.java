@@ -1,5 +1,6 @@
 package io.slotkeeper.stream;
 
+import io.slotkeeper.events.StreamIds;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
@@ -80,7 +81,8 @@ public final class EventReader {
         r.getString("event_identifier"),
         position,
         aggregateType,
-        r.getString("aggregate_identifier"),
+        // The stream ID carries its type's prefix; subscribers see the business ID.
+        StreamIds.businessId(r.getString("aggregate_identifier")),
         r.getLong("sequence_number"),
         type,
         time(r),

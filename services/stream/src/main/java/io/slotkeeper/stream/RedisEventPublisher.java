@@ -1,5 +1,6 @@
 package io.slotkeeper.stream;
 
+import io.slotkeeper.events.StreamIds;
 import io.slotkeeper.platform.axon.CommitQueues;
 import io.slotkeeper.platform.axon.EventPositions;
 import io.slotkeeper.platform.json.Json;
@@ -106,7 +107,7 @@ public class RedisEventPublisher {
     if (message instanceof DomainEventMessage) {
       DomainEventMessage<?> domain = (DomainEventMessage<?>) message;
       aggregateType = domain.getType();
-      aggregateId = domain.getAggregateIdentifier();
+      aggregateId = StreamIds.businessId(domain.getAggregateIdentifier());
       sequence = domain.getSequenceNumber();
     }
     Object commandId = message.getMetaData().get("commandId");

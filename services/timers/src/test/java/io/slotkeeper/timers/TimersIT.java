@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.slotkeeper.domain.WriteModel;
+import io.slotkeeper.events.StreamIds;
 import io.slotkeeper.events.inventory.InventoryCommand.ReceiveStock;
 import io.slotkeeper.platform.config.PostgresEndpoint;
 import io.slotkeeper.platform.db.Database;
@@ -106,7 +107,7 @@ class TimersIT {
     // have its effect without its completion; that is why the window, not the run, is compared.)
     String effects =
         " FROM domain_event_entry WHERE aggregate_identifier = '"
-            + job
+            + StreamIds.inventory(job)
             + "' AND payload_type LIKE '%StockReceived'";
     String reason = "convert_from(payload, 'UTF8')::jsonb->>'reason'";
     long windowEffects =

@@ -1,9 +1,10 @@
 package io.slotkeeper.events.inventory;
 
 import io.slotkeeper.events.Command;
+import io.slotkeeper.events.StreamIds;
 import java.time.Instant;
 
-/** Commands to the inventory aggregate of one SKU (the aggregate ID is the SKU). */
+/** Commands to the inventory aggregate of one SKU (its business ID is the SKU). */
 public sealed interface InventoryCommand extends Command {
 
   /** The SKU the command is for. */
@@ -12,6 +13,11 @@ public sealed interface InventoryCommand extends Command {
   @Override
   default String aggregateId() {
     return sku();
+  }
+
+  @Override
+  default String streamId() {
+    return StreamIds.inventory(sku());
   }
 
   /** Add qty (> 0) to on-hand; creates the SKU if it is unknown. */

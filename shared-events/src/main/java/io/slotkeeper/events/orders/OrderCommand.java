@@ -1,6 +1,7 @@
 package io.slotkeeper.events.orders;
 
 import io.slotkeeper.events.Command;
+import io.slotkeeper.events.StreamIds;
 import java.util.List;
 
 /** Commands to the order aggregate. */
@@ -12,6 +13,11 @@ public sealed interface OrderCommand extends Command {
   @Override
   default String aggregateId() {
     return orderId();
+  }
+
+  @Override
+  default String streamId() {
+    return StreamIds.order(orderId());
   }
 
   /** Place a new order in state NEW. */

@@ -1,6 +1,7 @@
 package io.slotkeeper.events.slots;
 
 import io.slotkeeper.events.Command;
+import io.slotkeeper.events.StreamIds;
 import java.time.Instant;
 import java.util.Map;
 
@@ -13,6 +14,11 @@ public sealed interface SlotCommand extends Command {
   @Override
   default String aggregateId() {
     return slotId();
+  }
+
+  @Override
+  default String streamId() {
+    return StreamIds.slot(slotId());
   }
 
   /**

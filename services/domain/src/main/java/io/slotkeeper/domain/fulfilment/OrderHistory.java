@@ -1,6 +1,7 @@
 package io.slotkeeper.domain.fulfilment;
 
 import io.slotkeeper.domain.command.AggregateNotFoundException;
+import io.slotkeeper.events.StreamIds;
 import io.slotkeeper.events.orders.OrderEvent.OrderCancelled;
 import io.slotkeeper.events.orders.OrderEvent.OrderCompleted;
 import io.slotkeeper.events.orders.OrderEvent.OrderFailed;
@@ -21,7 +22,7 @@ record OrderHistory(String orderId, OrderStatus status, String reason, List<Orde
 
   static OrderHistory load(EventStore store, String orderId) {
     OrderHistory h = null;
-    DomainEventStream events = store.readEvents(orderId);
+    DomainEventStream events = store.readEvents(StreamIds.order(orderId));
     while (events.hasNext()) {
       DomainEventMessage<?> message = events.next();
       h = h == null ? placed(message.getPayload()) : h.next(message.getPayload());

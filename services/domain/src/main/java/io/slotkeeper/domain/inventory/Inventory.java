@@ -5,6 +5,7 @@ import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 import io.slotkeeper.domain.command.IllegalTransitionException;
 import io.slotkeeper.domain.command.InvalidCommandException;
 import io.slotkeeper.domain.command.RuleViolationException;
+import io.slotkeeper.events.StreamIds;
 import io.slotkeeper.events.inventory.InventoryCommand.CommitReservation;
 import io.slotkeeper.events.inventory.InventoryCommand.CountStock;
 import io.slotkeeper.events.inventory.InventoryCommand.ReceiveStock;
@@ -28,11 +29,12 @@ import org.axonframework.modelling.command.AggregateIdentifier;
 import org.axonframework.modelling.command.CreationPolicy;
 
 /**
- * The stock of one SKU (aggregate ID = the SKU). On-hand and available (on-hand minus reserved)
- * never go negative, and an order holds at most one reservation per SKU. Every command may meet an
- * unknown SKU (create-if-missing): receiving and counting create it, reserving is refused for lack
- * of stock, releasing and committing are no-ops. Commands that are valid but change nothing answer
- * with {@code noop = true} instead of failing, so a re-sent flow step never has a second effect.
+ * The stock of one SKU (business ID = the SKU, stream = {@link StreamIds#inventory}). On-hand and
+ * available (on-hand minus reserved) never go negative, and an order holds at most one reservation
+ * per SKU. Every command may meet an unknown SKU (create-if-missing): receiving and counting create
+ * it, reserving is refused for lack of stock, releasing and committing are no-ops. Commands that
+ * are valid but change nothing answer with {@code noop = true} instead of failing, so a re-sent
+ * flow step never has a second effect.
  *
  * <p>Choices: a second reservation for the same order with the same qty under a new command ID is a
  * no-op (the order already holds it); with another qty, or after the order's reservation was
@@ -48,7 +50,7 @@ public class Inventory {
     COMMITTED
   }
 
-  @AggregateIdentifier private String sku;
+  private String sku;
   private long onHand;
   private long reserved;
   private Instant lastCountAsOf;
@@ -58,6 +60,15 @@ public class Inventory {
 
   protected Inventory() {
     // for Axon
+  }
+
+  /**
+   * Axon's aggregate identifier: the stream of the SKU's inventory, namespaced so that another
+   * aggregate type with the same business ID never shares it (see {@link StreamIds}).
+   */
+  @AggregateIdentifier
+  private String streamId() {
+    return StreamIds.inventory(sku);
   }
 
   @CommandHandler

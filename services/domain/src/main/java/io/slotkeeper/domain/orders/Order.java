@@ -6,6 +6,7 @@ import io.slotkeeper.domain.command.AggregateNotFoundException;
 import io.slotkeeper.domain.command.IllegalTransitionException;
 import io.slotkeeper.domain.command.InvalidCommandException;
 import io.slotkeeper.domain.command.RuleViolationException;
+import io.slotkeeper.events.StreamIds;
 import io.slotkeeper.events.orders.OrderCommand.CancelOrder;
 import io.slotkeeper.events.orders.OrderCommand.CompleteOrder;
 import io.slotkeeper.events.orders.OrderCommand.FailOrder;
@@ -47,7 +48,7 @@ import org.axonframework.modelling.command.CreationPolicy;
  */
 public class Order {
 
-  @AggregateIdentifier private String orderId;
+  private String orderId;
   private OrderStatus status;
   private long amountCents;
   private final Map<String, Refund> refunds = new HashMap<>();
@@ -55,6 +56,15 @@ public class Order {
 
   protected Order() {
     // for Axon
+  }
+
+  /**
+   * Axon's aggregate identifier: the stream of the order, namespaced so that another aggregate type
+   * with the same business ID never shares it (see {@link StreamIds}).
+   */
+  @AggregateIdentifier
+  private String streamId() {
+    return StreamIds.order(orderId);
   }
 
   @CommandHandler

@@ -4,6 +4,7 @@ import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
 import io.slotkeeper.domain.command.CommandService;
 import io.slotkeeper.domain.command.IllegalTransitionException;
+import io.slotkeeper.events.StreamIds;
 import io.slotkeeper.events.slots.SlotCommand.CompleteSlot;
 import io.slotkeeper.events.slots.SlotCommand.FailSlot;
 import io.slotkeeper.events.slots.SlotCommand.FireSlot;
@@ -36,7 +37,7 @@ public class Slot {
   static final String FIRST_FIRE = "io.slotkeeper.events.slots.SlotCommand$FireSlot#creating";
   static final String FIRST_MISS = "io.slotkeeper.events.slots.SlotCommand$MissSlot#creating";
 
-  @AggregateIdentifier private String slotId;
+  private String slotId;
   private String job;
   private Instant nominal;
   private SlotStatus status;
@@ -47,6 +48,15 @@ public class Slot {
 
   protected Slot() {
     // for Axon
+  }
+
+  /**
+   * Axon's aggregate identifier: the stream of the slot, namespaced so that another aggregate type
+   * with the same business ID never shares it (see {@link StreamIds}).
+   */
+  @AggregateIdentifier
+  private String streamId() {
+    return StreamIds.slot(slotId);
   }
 
   @CommandHandler

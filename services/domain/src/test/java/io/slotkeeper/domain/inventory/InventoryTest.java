@@ -34,7 +34,7 @@ class InventoryTest {
   void setUp() {
     fixture = new AggregateTestFixture<>(Inventory.class);
     fixture.registerCommandTargetResolver(
-        cmd -> new VersionedAggregateIdentifier(((Command) cmd.getPayload()).aggregateId(), null));
+        cmd -> new VersionedAggregateIdentifier(((Command) cmd.getPayload()).streamId(), null));
   }
 
   @Test

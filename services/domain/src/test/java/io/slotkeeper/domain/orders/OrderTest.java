@@ -36,7 +36,7 @@ class OrderTest {
     fixture.registerCommandTargetResolver(
         cmd ->
             new VersionedAggregateIdentifier(
-                ((io.slotkeeper.events.Command) cmd.getPayload()).aggregateId(), null));
+                ((io.slotkeeper.events.Command) cmd.getPayload()).streamId(), null));
   }
 
   @Test

@@ -39,7 +39,7 @@ class RefundTest {
   void setUp() {
     fixture = new AggregateTestFixture<>(Order.class);
     fixture.registerCommandTargetResolver(
-        cmd -> new VersionedAggregateIdentifier(((Command) cmd.getPayload()).aggregateId(), null));
+        cmd -> new VersionedAggregateIdentifier(((Command) cmd.getPayload()).streamId(), null));
   }
 
   private Object[] completedAnd(Object... more) {

@@ -3,6 +3,7 @@ package io.slotkeeper.domain.projection;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.slotkeeper.domain.WriteModelHarness;
+import io.slotkeeper.events.StreamIds;
 import io.slotkeeper.events.inventory.InventoryEvent.StockReceived;
 import io.slotkeeper.platform.axon.AxonStorage;
 import io.slotkeeper.platform.db.Database;
@@ -45,7 +46,7 @@ class OutOfOrderCommitIT {
     engine.appendEvents(
         new GenericDomainEventMessage<>(
             "Inventory",
-            sku,
+            StreamIds.inventory(sku),
             0,
             new StockReceived(sku, 5, "test", 5, 0),
             Map.of("commandId", "cmd-" + sku)));
@@ -80,14 +81,20 @@ class OutOfOrderCommitIT {
 
     assertThat(
             harness.queryLong(
-                "SELECT global_index FROM domain_event_entry WHERE aggregate_identifier = 'EARLY'"))
+                "SELECT global_index FROM domain_event_entry WHERE aggregate_identifier = '"
+                    + StreamIds.inventory("EARLY")
+                    + "'"))
         .isLessThan(
             harness.queryLong(
-                "SELECT global_index FROM domain_event_entry WHERE aggregate_identifier = 'LATE'"));
+                "SELECT global_index FROM domain_event_entry WHERE aggregate_identifier = '"
+                    + StreamIds.inventory("LATE")
+                    + "'"));
     assertThat(
             harness.queryLong(
                 "SELECT count(*) FROM inventory_log l JOIN domain_event_entry e"
-                    + " ON e.aggregate_identifier = l.sku AND e.global_index = l.position"))
+                    + " ON e.aggregate_identifier = '"
+                    + StreamIds.INVENTORY
+                    + "' || l.sku AND e.global_index = l.position"))
         .isEqualTo(2);
   }
 }

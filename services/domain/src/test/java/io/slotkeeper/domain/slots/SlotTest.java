@@ -34,7 +34,7 @@ class SlotTest {
     fixture = new AggregateTestFixture<>(Slot.class);
     fixture.registerInjectableResource(java.time.Clock.fixed(FIRED_AT, java.time.ZoneOffset.UTC));
     fixture.registerCommandTargetResolver(
-        cmd -> new VersionedAggregateIdentifier(((Command) cmd.getPayload()).aggregateId(), null));
+        cmd -> new VersionedAggregateIdentifier(((Command) cmd.getPayload()).streamId(), null));
   }
 
   static FireSlot fire(String instance, long token, int attempt) {
