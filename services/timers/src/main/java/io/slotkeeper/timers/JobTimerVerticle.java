@@ -7,6 +7,7 @@ import io.slotkeeper.events.slots.SlotCommand.SkipSlot;
 import io.slotkeeper.leases.Lease;
 import io.slotkeeper.leases.RedisLeases;
 import io.slotkeeper.metrics.SlotkeeperMetrics.SlotOutcome;
+import io.slotkeeper.scheduler.schedule.Schedule;
 import io.slotkeeper.scheduler.schedule.SlotClock;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
 import io.slotkeeper.scheduler.schedule.policy.CatchUpPlan;
@@ -21,7 +22,9 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.NavigableSet;
 import java.util.Optional;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -37,6 +40,8 @@ public final class JobTimerVerticle extends VerticleBase {
 
   private static final Logger log = LoggerFactory.getLogger(JobTimerVerticle.class);
   static final int PLAN_LIMIT = 1_000;
+  // Records read when looking for holes: a day of a 1-second job.
+  static final int HOLE_SCAN_LIMIT = 86_400;
   private static final long RETRY_PLAN_MILLIS = 1_000;
 
   private final JobDefinition job;
@@ -57,6 +62,10 @@ public final class JobTimerVerticle extends VerticleBase {
   private long maintenanceTimer = -1;
   private boolean paused;
   private boolean maintaining;
+  // Slots after the cursor that already have a record (see loadCursor); skipped when planned.
+  private NavigableSet<Instant> recordedAhead = new TreeSet<>();
+  // A fire failed: its slot has no record; the ledger is scanned for holes again.
+  private boolean rescan;
 
   public JobTimerVerticle(
       JobDefinition job,
@@ -125,6 +134,15 @@ public final class JobTimerVerticle extends VerticleBase {
                 holder
                     ? ledger.paused(job.name()).map(p -> paused = p).map(true)
                     : Future.succeededFuture(false))
+        .compose(
+            holder -> {
+              if (holder && rescan && running == 0 && !planning) {
+                rescan = false;
+                cursorLoaded = false;
+                return loadCursor().map(holder);
+              }
+              return Future.succeededFuture(holder);
+            })
         .onSuccess(
             holder -> {
               if (holder) {
@@ -175,17 +193,69 @@ public final class JobTimerVerticle extends VerticleBase {
             });
   }
 
+  /**
+   * Where planning resumes: after the newest slot in the ledger, unless a slot between the oldest
+   * record within the catch-up window and the newest has no record (a fire that failed, e.g. under
+   * a lease that was lost meanwhile, or a holder that died with fires still queued); then just
+   * before the oldest such hole, skipping the slots after it that do have a record. The read table
+   * may lag behind the ledger: a slot sent again because its record was not projected yet is a
+   * duplicate that the slot's aggregate refuses.
+   */
   private Future<Void> loadCursor() {
     return ledger
         .lastNominal(job.name())
+        .compose(
+            last ->
+                last.isEmpty()
+                    ? Future.succeededFuture(new Resume(null, new TreeSet<>()))
+                    : ledger
+                        .recorded(
+                            job.name(),
+                            last.get().minus(job.catchUpWindow()),
+                            last.get(),
+                            HOLE_SCAN_LIMIT)
+                        .map(recorded -> resumePoint(job.schedule(), recorded, last.get())))
         .map(
-            last -> {
+            resume -> {
               if (!cursorLoaded) {
-                cursor = last.orElse(null);
+                cursor = resume.cursor();
+                recordedAhead = resume.recordedAhead();
                 cursorLoaded = true;
+                if (!recordedAhead.isEmpty()) {
+                  log.warn(
+                      "job {}: slots after {} have no record in the ledger; planning them again",
+                      job.name(),
+                      cursor);
+                }
               }
               return null;
             });
+  }
+
+  /** Where planning resumes, and the slots after that point that already have a record. */
+  record Resume(Instant cursor, NavigableSet<Instant> recordedAhead) {}
+
+  /**
+   * The last slot before the oldest hole in {@code recorded} (the records between a point within
+   * the catch-up window and {@code last}), with the records after it; or {@code last} when there is
+   * no hole. Slots before the oldest record are not holes: the job may not have existed then.
+   */
+  static Resume resumePoint(Schedule schedule, NavigableSet<Instant> recorded, Instant last) {
+    if (recorded.isEmpty()) {
+      return new Resume(last, new TreeSet<>());
+    }
+    // A scan cut short by its limit only vouches for the slots it returned.
+    Instant bound = recorded.last().isBefore(last) ? recorded.last() : last;
+    Instant covered = recorded.first();
+    Optional<Instant> next = schedule.nextAfter(covered);
+    while (next.isPresent() && !next.get().isAfter(bound) && recorded.contains(next.get())) {
+      covered = next.get();
+      next = schedule.nextAfter(covered);
+    }
+    if (next.isEmpty() || next.get().isAfter(bound)) {
+      return new Resume(last, new TreeSet<>());
+    }
+    return new Resume(covered, new TreeSet<>(recorded.tailSet(covered, false)));
   }
 
   /**
@@ -205,11 +275,15 @@ public final class JobTimerVerticle extends VerticleBase {
     // aggregate: they do not contend), rather than one after the other before the fire: after a
     // 10-minute downtime a 1-second job's current slot no longer waits behind 600 records.
     for (Instant slot : plan.toFire()) {
-      due(slot, held);
+      if (!recordedAhead.remove(slot)) {
+        due(slot, held);
+      }
     }
     List<Future<Void>> missed = new ArrayList<>();
     for (Instant slot : plan.missed()) {
-      missed.add(recordMissed(slot));
+      if (!recordedAhead.remove(slot)) {
+        missed.add(recordMissed(slot));
+      }
     }
     Future.join(missed)
         .onComplete(
@@ -290,8 +364,14 @@ public final class JobTimerVerticle extends VerticleBase {
               if (done.succeeded() && done.result().outcome() == RunResult.Outcome.FAILED) {
                 scheduleRetry(slot, done.result().slot().attempt());
               } else if (done.failed()) {
+                // The slot has no record: look for it (and any other) in the ledger again once
+                // the fires in flight are done (see maintain).
+                rescan = true;
                 log.warn(
-                    "job {}: fire of {} failed: {}", job.name(), slot, done.cause().toString());
+                    "job {}: fire of {} failed, planned again later: {}",
+                    job.name(),
+                    slot,
+                    done.cause().toString());
               }
               Instant next = buffered.poll();
               Lease current = lease.get();

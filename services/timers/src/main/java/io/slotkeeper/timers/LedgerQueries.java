@@ -9,13 +9,18 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.NavigableSet;
 import java.util.Optional;
+import java.util.TreeSet;
 
 /** The timers' reads and small writes: where each job stands, through the PG client. */
 public final class LedgerQueries {
 
   private static final String LAST_NOMINAL =
       "SELECT max(nominal) AS last FROM job_runs WHERE job = $1";
+  private static final String RECORDED =
+      "SELECT nominal FROM job_runs WHERE job = $1 AND nominal >= $2 AND nominal <= $3"
+          + " ORDER BY nominal LIMIT $4";
   private static final String HIGHEST_TOKEN = "SELECT highest_token FROM job_fences WHERE job = $1";
   private static final String STALLED =
       "SELECT nominal, attempts FROM job_runs WHERE job = $1 AND ("
@@ -41,6 +46,23 @@ public final class LedgerQueries {
             rows -> {
               OffsetDateTime last = rows.iterator().next().getOffsetDateTime("last");
               return Optional.ofNullable(last).map(OffsetDateTime::toInstant);
+            });
+  }
+
+  /**
+   * The job's slots that have a record (any status) between {@code from} and {@code to}, both
+   * included, oldest first, at most {@code limit}.
+   */
+  public Future<NavigableSet<Instant>> recorded(String job, Instant from, Instant to, int limit) {
+    return pool.preparedQuery(RECORDED)
+        .execute(Tuple.of(job, from.atOffset(ZoneOffset.UTC), to.atOffset(ZoneOffset.UTC), limit))
+        .map(
+            rows -> {
+              NavigableSet<Instant> out = new TreeSet<>();
+              for (Row r : rows) {
+                out.add(r.getOffsetDateTime("nominal").toInstant());
+              }
+              return out;
             });
   }
 

@@ -179,24 +179,61 @@ class TimersIT {
 
   /** The ledger knows one slot from before the downtime, for each job. */
   private void seedLastSlot(Instant lastRun, List<String> jobs) throws Exception {
+    List<Instant> slots = List.of(lastRun);
+    seedSlots(slots, jobs);
+  }
+
+  /** Records each slot of each job as MISSED, as a previous holder would have. */
+  private void seedSlots(List<Instant> slots, List<String> jobs) throws Exception {
     try (Database d = Database.open(db, 2, "seed")) {
       WriteModel seed = WriteModel.start(d, new WriteModel.Options("seed", 2, true));
       for (String job : jobs) {
-        seed.commands()
-            .send(
-                new io.slotkeeper.events.slots.SlotCommand.MissSlot(
-                    "seed-" + job,
-                    io.slotkeeper.events.DeterministicIds.forSlot(job, lastRun),
-                    job,
-                    lastRun,
-                    "before downtime"))
-            .join();
+        for (Instant slot : slots) {
+          seed.commands()
+              .send(
+                  new io.slotkeeper.events.slots.SlotCommand.MissSlot(
+                      "seed-" + job + "-" + slot.getEpochSecond(),
+                      io.slotkeeper.events.DeterministicIds.forSlot(job, slot),
+                      job,
+                      slot,
+                      "before downtime"))
+              .join();
+        }
       }
       await()
           .atMost(Duration.ofSeconds(10))
-          .until(() -> count("SELECT count(*) FROM job_runs") == jobs.size());
+          .until(() -> count("SELECT count(*) FROM job_runs") == (long) jobs.size() * slots.size());
       seed.close();
     }
+  }
+
+  @Test
+  void aSlotThatAPreviousHolderNeverRecordedIsPlannedAgain() throws Exception {
+    // The previous holder recorded -4, -3, -1 and 0 but its fire of -2 failed (e.g. under a lease
+    // it had lost): the next holder fills the hole, and sends nothing for the recorded slots.
+    Instant last = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(5);
+    Instant hole = last.minusSeconds(2);
+    seedSlots(
+        List.of(last.minusSeconds(4), last.minusSeconds(3), last.minusSeconds(1), last),
+        List.of("holey-job"));
+    start("holey", job("holey-job", "ALL", "PT2S"), receiving("holey-job"));
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                count(
+                        "SELECT count(*) FROM job_runs WHERE job = 'holey-job' AND status ="
+                            + " 'COMPLETED' AND nominal = '"
+                            + hole
+                            + "'")
+                    == 1);
+    assertThat(
+            count(
+                "SELECT count(*) FROM job_runs WHERE job = 'holey-job' AND status = 'MISSED'"
+                    + " AND duplicates_rejected = 0 AND nominal <= '"
+                    + last
+                    + "'"))
+        .isEqualTo(4);
   }
 
   @Test
