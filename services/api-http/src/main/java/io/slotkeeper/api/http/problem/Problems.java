@@ -70,12 +70,31 @@ public final class Problems {
     }
     if (t instanceof DatabaseUnavailableException
         || t instanceof io.vertx.pgclient.PgException
+            && isTransient(((io.vertx.pgclient.PgException) t).getSqlState())
         || t instanceof java.net.ConnectException) {
       log.warn("storage unavailable: {}", t.toString());
       return new ApiProblem(503, "Service Unavailable", "storage is unavailable; retry later");
     }
     log.error("unexpected failure", t);
     return new ApiProblem(500, "Internal Server Error", "an unexpected error occurred");
+  }
+
+  /**
+   * Whether PostgreSQL's error is one a retry can outlive: the connection (class 08), resources
+   * (53), an operator or shutdown (57), a serialization failure or deadlock (40), a lock not
+   * available (55P03). Anything else (a constraint, a missing table) is a fault a retry repeats: a
+   * 500, not a "retry later".
+   */
+  static boolean isTransient(String sqlState) {
+    if (sqlState == null || sqlState.length() != 5) {
+      return false;
+    }
+    String sqlClass = sqlState.substring(0, 2);
+    return sqlClass.equals("08")
+        || sqlClass.equals("53")
+        || sqlClass.equals("57")
+        || sqlClass.equals("40")
+        || sqlState.equals("55P03");
   }
 
   /** The problem's JSON body. */
