@@ -106,7 +106,7 @@ class GrpcConflictsIT {
     // The conflicts ran nothing: one receipt.
     assertThat(
             h.count(
-                "SELECT count(*) FROM domain_event_entry WHERE aggregate_identifier = 'G-FLIGHT'"))
+                "SELECT count(*) FROM domain_event_entry WHERE aggregate_identifier = 'inventory:G-FLIGHT'"))
         .isEqualTo(1);
   }
 

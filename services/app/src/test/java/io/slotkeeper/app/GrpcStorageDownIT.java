@@ -127,7 +127,7 @@ class GrpcStorageDownIT {
     assertThat(retried[0].body().getOnHand()).isEqualTo(4);
     assertThat(
             h.count(
-                "SELECT count(*) FROM domain_event_entry WHERE aggregate_identifier = 'G-DOWN'"))
+                "SELECT count(*) FROM domain_event_entry WHERE aggregate_identifier = 'inventory:G-DOWN'"))
         .isEqualTo(2);
     assertThat(grpc.call(HEALTH, INVENTORY_HEALTH, null).body().getStatus())
         .isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
