@@ -189,6 +189,13 @@ public final class JobTimerVerticle extends VerticleBase {
                   .addKeyValue("instance", instanceId)
                   .addKeyValue("fencingToken", granted.get().fencingToken())
                   .log("lease acquired");
+              if (running > 0) {
+                // Regained while fires of the lost lease are still queued (they fail as stale or
+                // land): scan for holes once they are done, not now — now every one of them would
+                // look like a hole and be sent a second time.
+                rescan = true;
+                return Future.succeededFuture(true);
+              }
               return loadCursor().map(true);
             });
   }
