@@ -18,6 +18,7 @@ import io.slotkeeper.events.Command;
 import io.slotkeeper.metrics.SlotkeeperMetrics;
 import io.slotkeeper.platform.axon.AxonStorage;
 import io.slotkeeper.platform.axon.SignallingEventStore;
+import io.slotkeeper.platform.config.SlotkeeperConfig;
 import io.slotkeeper.platform.db.Database;
 import java.time.Clock;
 import java.util.List;
@@ -78,9 +79,6 @@ public final class WriteModel implements AutoCloseable {
     this.projectionLag = new ProjectionLag(database.dataSource(), this::processors, metrics);
   }
 
-  /** Aggregates kept in memory when no size is configured. */
-  public static final int DEFAULT_AGGREGATE_CACHE_SIZE = 10_000;
-
   /** Options of the write side. */
   public record Options(
       String instanceId,
@@ -96,7 +94,12 @@ public final class WriteModel implements AutoCloseable {
 
     /** Options with the default aggregate cache. */
     public Options(String instanceId, int commandThreads, boolean startProcessors, Clock clock) {
-      this(instanceId, commandThreads, startProcessors, clock, DEFAULT_AGGREGATE_CACHE_SIZE);
+      this(
+          instanceId,
+          commandThreads,
+          startProcessors,
+          clock,
+          SlotkeeperConfig.DEFAULT_AGGREGATE_CACHE_SIZE);
     }
   }
 

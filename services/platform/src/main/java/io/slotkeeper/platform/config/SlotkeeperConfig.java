@@ -42,6 +42,9 @@ public record SlotkeeperConfig(
     Duration grpcKeepAlive,
     Duration grpcKeepAliveTimeout) {
 
+  /** Aggregates kept in memory when no size is configured (the write side's default too). */
+  public static final int DEFAULT_AGGREGATE_CACHE_SIZE = 10_000;
+
   /** Command executor threads when none are configured. */
   public static final int DEFAULT_COMMAND_THREADS = 8;
 
@@ -96,7 +99,7 @@ public record SlotkeeperConfig(
             Math.max(1, Runtime.getRuntime().availableProcessors() / 2),
             1,
             64),
-        s.intRange("SLOTKEEPER_AGGREGATE_CACHE_SIZE", 10_000, 1, 10_000_000),
+        s.intRange("SLOTKEEPER_AGGREGATE_CACHE_SIZE", DEFAULT_AGGREGATE_CACHE_SIZE, 1, 10_000_000),
         // Under the 60 s idle timeout of common load balancers and NATs; PT0S turns pings off.
         s.durationOrOff("SLOTKEEPER_GRPC_KEEPALIVE", Duration.ofSeconds(30), Duration.ofSeconds(1)),
         s.duration(
