@@ -155,7 +155,7 @@ public final class Slotkeeper implements AutoCloseable {
     SlotRunner runner =
         new SlotRunner(
             vertx,
-            writeModel.commands(),
+            writeModel.batcher(),
             JobHandlers.standard(writeModel, database.dataSource()),
             config.instanceId(),
             metrics);
@@ -165,7 +165,7 @@ public final class Slotkeeper implements AutoCloseable {
                 vertx,
                 jobs,
                 runner,
-                writeModel.commands(),
+                writeModel.batcher(),
                 leases,
                 ledger,
                 SlotClock.system(),

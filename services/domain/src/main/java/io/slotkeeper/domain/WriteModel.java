@@ -1,5 +1,7 @@
 package io.slotkeeper.domain;
 
+import io.slotkeeper.domain.command.CommandBatchHandler;
+import io.slotkeeper.domain.command.CommandBatcher;
 import io.slotkeeper.domain.command.CommandDeduplicationInterceptor;
 import io.slotkeeper.domain.command.CommandLedger;
 import io.slotkeeper.domain.command.CommandService;
@@ -29,6 +31,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.axonframework.commandhandling.AsynchronousCommandBus;
 import org.axonframework.commandhandling.CommandBus;
+import org.axonframework.commandhandling.CommandMessage;
+import org.axonframework.commandhandling.SimpleCommandBus;
 import org.axonframework.config.AggregateConfigurer;
 import org.axonframework.config.Configuration;
 import org.axonframework.config.Configurer;
@@ -39,11 +43,17 @@ import org.axonframework.eventhandling.PropagatingErrorHandler;
 import org.axonframework.eventhandling.pooled.PooledStreamingEventProcessor;
 import org.axonframework.eventsourcing.eventstore.EmbeddedEventStore;
 import org.axonframework.eventsourcing.eventstore.EventStore;
+import org.axonframework.messaging.MessageHandlerInterceptor;
+import org.axonframework.messaging.correlation.CorrelationDataProvider;
 import org.axonframework.messaging.correlation.MessageOriginProvider;
 import org.axonframework.messaging.correlation.SimpleCorrelationDataProvider;
 import org.axonframework.messaging.interceptors.CorrelationDataInterceptor;
 import org.axonframework.messaging.unitofwork.RollbackConfigurationType;
+import org.axonframework.modelling.command.AggregateAnnotationCommandHandler;
+import org.axonframework.modelling.command.CommandTargetResolver;
+import org.axonframework.modelling.command.NoArgumentConstructorCreationPolicyAggregateFactory;
 import org.axonframework.modelling.command.VersionedAggregateIdentifier;
+import org.axonframework.modelling.command.inspection.AnnotatedAggregateMetaModelFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,15 +75,32 @@ public final class WriteModel implements AutoCloseable {
   /** Events per processor transaction. */
   static final int BATCH_SIZE = 100;
 
+  /** A command is routed to the stream its {@link Command#streamId()} names. */
+  private static final CommandTargetResolver STREAM_TARGET =
+      command ->
+          new VersionedAggregateIdentifier(((Command) command.getPayload()).streamId(), null);
+
+  /** Commands per batch of the timers' slot commands (see CommandBatcher). */
+  static final int MAX_COMMAND_BATCH = 100;
+
   private final Configuration axon;
   private final CommandService commands;
+  private final CommandBatcher batcher;
   private final OrderFulfilment fulfilment;
   private final ProjectionLag projectionLag;
 
   private WriteModel(
-      Configuration axon, CommandLedger ledger, Database database, SlotkeeperMetrics metrics) {
+      Configuration axon,
+      CommandLedger ledger,
+      Database database,
+      SlotkeeperMetrics metrics,
+      int commandThreads) {
     this.axon = axon;
     this.commands = new CommandService(axon.commandBus(), metrics);
+    // Half the command threads at most: batches never crowd out the API's commands.
+    this.batcher =
+        new CommandBatcher(
+            axon.commandBus(), commands, Math.max(1, commandThreads / 2), MAX_COMMAND_BATCH);
     this.fulfilment =
         new OrderFulfilment(commands, axon.eventStore(), ledger, database.dataSource());
     this.projectionLag = new ProjectionLag(database.dataSource(), this::processors, metrics);
@@ -118,6 +145,16 @@ public final class WriteModel implements AutoCloseable {
     AxonStorage storage = new AxonStorage(database);
     ProjectionSql projectionSql = new ProjectionSql(database.transactions());
     CommandLedger ledger = new CommandLedger(database.transactions());
+    FencingInterceptor fencing = new FencingInterceptor(database.transactions());
+    List<CorrelationDataProvider> correlation =
+        List.of(
+            new MessageOriginProvider(), new SimpleCorrelationDataProvider("commandId", "slot"));
+    // Handler interceptors of the command bus and of the batches' entry bus, in this order.
+    List<MessageHandlerInterceptor<? super CommandMessage<?>>> interceptors =
+        List.of(
+            new CorrelationDataInterceptor<>(correlation),
+            new CommandDeduplicationInterceptor(ledger),
+            fencing);
 
     Configurer configurer =
         DefaultConfigurer.defaultConfiguration()
@@ -125,11 +162,7 @@ public final class WriteModel implements AutoCloseable {
             .configureSerializer(c -> storage.serializer())
             .configureEventSerializer(c -> storage.serializer())
             .configureMessageSerializer(c -> storage.serializer())
-            .configureCorrelationDataProviders(
-                c ->
-                    List.of(
-                        new MessageOriginProvider(),
-                        new SimpleCorrelationDataProvider("commandId", "slot")))
+            .configureCorrelationDataProviders(c -> correlation)
             .configureEventStore(
                 c ->
                     // Events of other instances are seen within the fetch delay (100 ms); this
@@ -137,7 +170,7 @@ public final class WriteModel implements AutoCloseable {
                     SignallingEventStore.build(
                         EmbeddedEventStore.builder().storageEngine(storage.eventStorageEngine()),
                         100))
-            .configureCommandBus(c -> commandBus(c, database, ledger, options.commandThreads()))
+            .configureCommandBus(c -> commandBus(database, interceptors, options.commandThreads()))
             // Handlers that need the time take a Clock parameter; Axon injects this one.
             .registerComponent(Clock.class, c -> options.clock());
     // One cache for all aggregate types (stream IDs are namespaced per type, see StreamIds).
@@ -148,11 +181,7 @@ public final class WriteModel implements AutoCloseable {
               // Recently used aggregates stay in memory so a command on a known aggregate reads
               // nothing; a stale copy is caught by the event sequence (see AggregateCache).
               .configureCache(c -> cache)
-              .configureCommandTargetResolver(
-                  c ->
-                      command ->
-                          new VersionedAggregateIdentifier(
-                              ((Command) command.getPayload()).streamId(), null)));
+              .configureCommandTargetResolver(c -> STREAM_TARGET));
     }
     configurer
         .eventProcessing()
@@ -192,6 +221,10 @@ public final class WriteModel implements AutoCloseable {
       }
     }
     Configuration axon = configurer.buildConfiguration();
+    axon.commandBus()
+        .subscribe(
+            CommandBatchHandler.commandName(),
+            new CommandBatchHandler(entryBus(axon, interceptors), fencing));
     if (options.startProcessors()) {
       axon.start();
     } else {
@@ -206,7 +239,7 @@ public final class WriteModel implements AutoCloseable {
         "write model started: aggregates {}, processors {}",
         AGGREGATES.stream().map(Class::getSimpleName).toList(),
         axon.eventProcessingConfiguration().eventProcessors().keySet());
-    return new WriteModel(axon, ledger, database, metrics);
+    return new WriteModel(axon, ledger, database, metrics, options.commandThreads());
   }
 
   /** The projections of slotkeeper, each built from the projection JDBC helper. */
@@ -218,8 +251,40 @@ public final class WriteModel implements AutoCloseable {
         SlotLedgerProjection::new);
   }
 
+  /**
+   * The bus a {@link CommandBatchHandler} applies its entries on: synchronous, in the batch's
+   * transaction, with every aggregate's handlers and the same interceptors as the main bus.
+   */
+  private static CommandBus entryBus(
+      Configuration axon, List<MessageHandlerInterceptor<? super CommandMessage<?>>> interceptors) {
+    SimpleCommandBus bus =
+        SimpleCommandBus.builder()
+            .rollbackConfiguration(RollbackConfigurationType.ANY_THROWABLE)
+            .build();
+    interceptors.forEach(bus::registerHandlerInterceptor);
+    for (Class<?> aggregate : AGGREGATES) {
+      subscribe(bus, axon, aggregate);
+    }
+    return bus;
+  }
+
+  private static <A> void subscribe(CommandBus bus, Configuration axon, Class<A> aggregate) {
+    AggregateAnnotationCommandHandler.<A>builder()
+        .repository(axon.repository(aggregate))
+        .aggregateModel(
+            AnnotatedAggregateMetaModelFactory.inspectAggregate(
+                aggregate, axon.parameterResolverFactory(), axon.handlerDefinition(aggregate)))
+        .commandTargetResolver(STREAM_TARGET)
+        .creationPolicyAggregateFactory(
+            new NoArgumentConstructorCreationPolicyAggregateFactory<>(aggregate))
+        .build()
+        .subscribe(bus);
+  }
+
   private static CommandBus commandBus(
-      Configuration c, Database database, CommandLedger ledger, int threads) {
+      Database database,
+      List<MessageHandlerInterceptor<? super CommandMessage<?>>> interceptors,
+      int threads) {
     AtomicInteger n = new AtomicInteger();
     ExecutorService executor =
         Executors.newFixedThreadPool(
@@ -235,14 +300,17 @@ public final class WriteModel implements AutoCloseable {
             .transactionManager(database.transactions())
             .rollbackConfiguration(RollbackConfigurationType.ANY_THROWABLE)
             .build();
-    bus.registerHandlerInterceptor(new CorrelationDataInterceptor<>(c.correlationDataProviders()));
-    bus.registerHandlerInterceptor(new CommandDeduplicationInterceptor(ledger));
-    bus.registerHandlerInterceptor(new FencingInterceptor(database.transactions()));
+    interceptors.forEach(bus::registerHandlerInterceptor);
     return bus;
   }
 
   public CommandService commands() {
     return commands;
+  }
+
+  /** Sends many aggregates' commands in shared transactions (the timers' slot commands). */
+  public CommandBatcher batcher() {
+    return batcher;
   }
 
   /** The crash-safe order fulfilment flow (scheduled jobs, operator API). */

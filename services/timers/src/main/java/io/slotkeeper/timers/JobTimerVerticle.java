@@ -1,6 +1,6 @@
 package io.slotkeeper.timers;
 
-import io.slotkeeper.domain.command.CommandService;
+import io.slotkeeper.domain.command.CommandBatcher;
 import io.slotkeeper.events.DeterministicIds;
 import io.slotkeeper.events.slots.SlotCommand.MissSlot;
 import io.slotkeeper.events.slots.SlotCommand.SkipSlot;
@@ -46,7 +46,7 @@ public final class JobTimerVerticle extends VerticleBase {
 
   private final JobDefinition job;
   private final SlotRunner runner;
-  private final CommandService commands;
+  private final CommandBatcher commands;
   private final RedisLeases leases;
   private final LedgerQueries ledger;
   private final SlotClock clock;
@@ -70,7 +70,7 @@ public final class JobTimerVerticle extends VerticleBase {
   public JobTimerVerticle(
       JobDefinition job,
       SlotRunner runner,
-      CommandService commands,
+      CommandBatcher commands,
       RedisLeases leases,
       LedgerQueries ledger,
       SlotClock clock,

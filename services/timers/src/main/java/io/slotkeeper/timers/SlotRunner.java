@@ -1,7 +1,7 @@
 package io.slotkeeper.timers;
 
+import io.slotkeeper.domain.command.CommandBatcher;
 import io.slotkeeper.domain.command.CommandOutcome;
-import io.slotkeeper.domain.command.CommandService;
 import io.slotkeeper.domain.slots.SlotSnapshot;
 import io.slotkeeper.events.Command;
 import io.slotkeeper.events.DeterministicIds;
@@ -31,19 +31,19 @@ public final class SlotRunner {
   private static final Logger log = LoggerFactory.getLogger(SlotRunner.class);
 
   private final Vertx vertx;
-  private final CommandService commands;
+  private final CommandBatcher commands;
   private final Map<String, JobHandler> handlers;
   private final String instanceId;
   private final SlotkeeperMetrics metrics;
 
   public SlotRunner(
-      Vertx vertx, CommandService commands, Map<String, JobHandler> handlers, String instanceId) {
+      Vertx vertx, CommandBatcher commands, Map<String, JobHandler> handlers, String instanceId) {
     this(vertx, commands, handlers, instanceId, SlotkeeperMetrics.none());
   }
 
   public SlotRunner(
       Vertx vertx,
-      CommandService commands,
+      CommandBatcher commands,
       Map<String, JobHandler> handlers,
       String instanceId,
       SlotkeeperMetrics metrics) {

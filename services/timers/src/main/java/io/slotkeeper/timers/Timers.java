@@ -1,6 +1,6 @@
 package io.slotkeeper.timers;
 
-import io.slotkeeper.domain.command.CommandService;
+import io.slotkeeper.domain.command.CommandBatcher;
 import io.slotkeeper.leases.Lease;
 import io.slotkeeper.leases.RedisLeases;
 import io.slotkeeper.scheduler.schedule.SlotClock;
@@ -38,7 +38,7 @@ public final class Timers {
       Vertx vertx,
       JobsFile jobs,
       SlotRunner runner,
-      CommandService commands,
+      CommandBatcher commands,
       RedisLeases leases,
       LedgerQueries ledger,
       SlotClock clock,

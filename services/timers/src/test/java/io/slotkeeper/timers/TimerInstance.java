@@ -44,13 +44,13 @@ final class TimerInstance implements AutoCloseable {
             Redis.createClient(
                 vertx,
                 new RedisOptions().setConnectionString(TestInfra.redis().connectionString())));
-    runner = new SlotRunner(vertx, writeModel.commands(), handlers.apply(writeModel), id);
+    runner = new SlotRunner(vertx, writeModel.batcher(), handlers.apply(writeModel), id);
     timers =
         Timers.deploy(
                 vertx,
                 jobs,
                 runner,
-                writeModel.commands(),
+                writeModel.batcher(),
                 new RedisLeases(redis, leasePrefix),
                 new LedgerQueries(pool),
                 SlotClock.system(),

@@ -2,6 +2,7 @@ package io.slotkeeper.domain.command;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.slotkeeper.events.Command;
+import io.slotkeeper.platform.axon.CommitQueues;
 import io.slotkeeper.platform.json.Json;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -10,7 +11,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Optional;
 import org.axonframework.common.jdbc.ConnectionProvider;
 
@@ -27,6 +30,8 @@ public final class CommandLedger {
       "INSERT INTO command_ledger"
           + " (command_id, command_type, aggregate_id, payload_sha256, result_type, result_json)"
           + " VALUES (?, ?, ?, ?, ?, ?::jsonb)";
+
+  private static final String BATCH_ROWS = CommandLedger.class.getName() + ".batchRows";
 
   private final ConnectionProvider connections;
 
@@ -62,19 +67,59 @@ public final class CommandLedger {
     }
   }
 
-  /** Records the command; a concurrent recorder of the same ID makes this throw. */
+  /**
+   * Records the command; a concurrent recorder of the same ID makes this throw. Inside a {@link
+   * CommandBatch} the row is queued and the batch's rows are inserted in one statement when it
+   * commits; a duplicate ID then fails the whole batch, whose commands are sent again one by one.
+   */
   void record(Command command, Object result) throws SQLException {
+    String[] row = row(command, result);
+    if (CommandBatchHandler.inBatch()) {
+      CommitQueues.current(BATCH_ROWS, ArrayList<String[]>::new, this::insertAll).add(row);
+      return;
+    }
     try (Connection c = connections.getConnection();
         PreparedStatement ps = c.prepareStatement(INSERT)) {
-      ps.setString(1, command.commandId());
-      ps.setString(2, command.getClass().getSimpleName());
-      ps.setString(3, command.aggregateId());
-      ps.setString(4, fingerprint(command));
-      ps.setString(5, result == null ? null : result.getClass().getName());
-      ps.setString(6, result == null ? null : Json.mapper().writeValueAsString(result));
+      bind(ps, row);
       ps.executeUpdate();
+    }
+  }
+
+  private void insertAll(List<String[]> rows) {
+    try (Connection c = connections.getConnection();
+        PreparedStatement ps = c.prepareStatement(INSERT)) {
+      for (String[] row : rows) {
+        bind(ps, row);
+        ps.addBatch();
+      }
+      ps.executeBatch();
+    } catch (SQLException e) {
+      SQLException cause = e.getNextException() != null ? e.getNextException() : e;
+      if ("23505".equals(cause.getSQLState())) {
+        throw new ConcurrentDuplicateException("(one of a batch of " + rows.size() + ")", cause);
+      }
+      throw new IllegalStateException("cannot record a batch of commands in the ledger", cause);
+    }
+  }
+
+  private static String[] row(Command command, Object result) {
+    try {
+      return new String[] {
+        command.commandId(),
+        command.getClass().getSimpleName(),
+        command.aggregateId(),
+        fingerprint(command),
+        result == null ? null : result.getClass().getName(),
+        result == null ? null : Json.mapper().writeValueAsString(result)
+      };
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("command result is not serialisable: " + e.getMessage(), e);
+    }
+  }
+
+  private static void bind(PreparedStatement ps, String[] row) throws SQLException {
+    for (int i = 0; i < row.length; i++) {
+      ps.setString(i + 1, row[i]);
     }
   }
 

@@ -76,13 +76,14 @@ public final class CommandService {
     Map<String, Object> all = new java.util.HashMap<>(metadata);
     all.put("commandId", command.commandId());
     CompletableFuture<CommandOutcome<R>> result = attempt(command, Map.copyOf(all), 1, firstName);
-    result.whenComplete(
-        (outcome, error) ->
-            metrics.command(
-                command.getClass().getSimpleName(),
-                outcomeOf(outcome, error),
-                System.nanoTime() - started));
+    result.whenComplete((outcome, error) -> record(command, outcome, error, started));
     return result;
+  }
+
+  /** Counts a command's outcome and its time since {@code started} (nanoTime). */
+  void record(Command command, CommandOutcome<?> outcome, Throwable error, long started) {
+    metrics.command(
+        command.getClass().getSimpleName(), outcomeOf(outcome, error), System.nanoTime() - started);
   }
 
   /** Applied, duplicate, rejected (the domain said no) or failed (anything else). */

@@ -1,0 +1,21 @@
+package io.slotkeeper.domain.command;
+
+import io.slotkeeper.events.Command;
+import java.util.List;
+
+/**
+ * Commands for different aggregates applied in one transaction (see {@link CommandBatcher}): one
+ * commit, one event append and one ledger insert for all of them. All or none are applied.
+ */
+record CommandBatch(List<Entry> entries) {
+
+  /** One command; {@code creating} sends it as a creation (see {@link CommandService}). */
+  record Entry(Command command, boolean creating) {}
+
+  CommandBatch {
+    entries = List.copyOf(entries);
+  }
+
+  /** The outcomes, in the order of the entries. */
+  record Outcomes(List<CommandOutcome<?>> outcomes) {}
+}

@@ -1,0 +1,100 @@
+package io.slotkeeper.domain.command;
+
+import io.slotkeeper.domain.slots.FencingInterceptor;
+import io.slotkeeper.events.Command;
+import io.slotkeeper.events.slots.SlotCommand.FireSlot;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.axonframework.commandhandling.CommandBus;
+import org.axonframework.commandhandling.CommandMessage;
+import org.axonframework.commandhandling.CommandResultMessage;
+import org.axonframework.commandhandling.GenericCommandMessage;
+import org.axonframework.commandhandling.callbacks.FutureCallback;
+import org.axonframework.messaging.MessageHandler;
+import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
+
+/**
+ * Applies a {@link CommandBatch} inside the transaction of the batch's own unit of work: each entry
+ * is dispatched on {@code entryBus}, a synchronous bus with the same aggregate handlers and
+ * interceptors (ledger, fencing, correlation) but no transaction of its own, so every entry runs in
+ * a nested unit of work whose events join the batch's single append. The ledger rows are written in
+ * one statement when the batch commits ({@link CommandLedger}), the fences of all fires are read in
+ * one ({@link FencingInterceptor#prefetch}). An entry that fails fails the batch: it rolls back
+ * whole, and the sender applies each entry on its own.
+ */
+public final class CommandBatchHandler implements MessageHandler<CommandMessage<?>> {
+
+  /** Root unit-of-work resource that marks a batch (the ledger defers its rows then). */
+  static final String IN_BATCH = CommandBatchHandler.class.getName() + ".inBatch";
+
+  private final CommandBus entryBus;
+  private final FencingInterceptor fencing;
+
+  public CommandBatchHandler(CommandBus entryBus, FencingInterceptor fencing) {
+    this.entryBus = entryBus;
+    this.fencing = fencing;
+  }
+
+  /** The name the batch is dispatched and subscribed under. */
+  public static String commandName() {
+    return CommandBatch.class.getName();
+  }
+
+  /** Whether the calling thread applies a batch entry (then the ledger defers its row). */
+  static boolean inBatch() {
+    return CurrentUnitOfWork.isStarted()
+        && CurrentUnitOfWork.get().root().resources().containsKey(IN_BATCH);
+  }
+
+  @Override
+  public Object handle(CommandMessage<?> message) throws Exception {
+    CommandBatch batch = (CommandBatch) message.getPayload();
+    CurrentUnitOfWork.get().root().resources().put(IN_BATCH, Boolean.TRUE);
+    fencing.prefetch(
+        batch.entries().stream()
+            .map(CommandBatch.Entry::command)
+            .filter(FireSlot.class::isInstance)
+            .map(FireSlot.class::cast)
+            .toList());
+    List<CommandOutcome<?>> outcomes = new ArrayList<>(batch.entries().size());
+    for (CommandBatch.Entry entry : batch.entries()) {
+      CommandMessage<?> command =
+          GenericCommandMessage.asCommandMessage(entry.command())
+              .andMetaData(
+                  Map.of(
+                      "commandId",
+                      entry.command().commandId(),
+                      // A first attempt: the ledger is written, not read (see the interceptor).
+                      CommandService.ATTEMPT,
+                      1));
+      if (entry.creating()) {
+        command =
+            new GenericCommandMessage<>(
+                command, CommandService.creatingName(entry.command().getClass()));
+      }
+      FutureCallback<Object, Object> done = new FutureCallback<>();
+      entryBus.dispatch(command, done);
+      CommandResultMessage<?> result = done.getResult();
+      if (result.isExceptional()) {
+        throw new BatchEntryFailedException(entry.command(), result.exceptionResult());
+      }
+      outcomes.add((CommandOutcome<?>) result.getPayload());
+    }
+    return new CommandBatch.Outcomes(outcomes);
+  }
+
+  /** An entry failed; the batch rolls back and its entries are sent one by one. */
+  static final class BatchEntryFailedException extends RuntimeException {
+    private final transient Command command;
+
+    BatchEntryFailedException(Command command, Throwable cause) {
+      super("batch entry " + command.commandId() + " failed: " + cause, cause, false, false);
+      this.command = command;
+    }
+
+    Command command() {
+      return command;
+    }
+  }
+}

@@ -1,0 +1,221 @@
+package io.slotkeeper.domain.command;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.slotkeeper.domain.WriteModel;
+import io.slotkeeper.domain.WriteModelHarness;
+import io.slotkeeper.domain.slots.SlotSnapshot;
+import io.slotkeeper.domain.slots.StaleFencingTokenException;
+import io.slotkeeper.events.slots.SlotCommand.CompleteSlot;
+import io.slotkeeper.events.slots.SlotCommand.FireSlot;
+import io.slotkeeper.events.slots.SlotCommand.MissSlot;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The timers' slot commands go through {@link CommandBatcher}: many aggregates' commands in one
+ * transaction when they queue up, and, when any entry of a batch fails, each command on its own
+ * with the answer it would have had alone.
+ */
+class CommandBatchIT {
+
+  static final Instant BASE = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(3_600);
+  private WriteModelHarness harness;
+  private CommandBatcher batcher;
+  private WriteModel model;
+
+  @BeforeEach
+  void setUp() {
+    harness = new WriteModelHarness("batch");
+    model = harness.start("a", true);
+    batcher = model.batcher();
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    harness.close();
+  }
+
+  private static FireSlot fire(String job, int slot, String instance, long token) {
+    return new FireSlot(
+        job + "-fire-" + slot + "-" + instance + "-" + token,
+        job + "-slot-" + slot,
+        job,
+        BASE.plusSeconds(slot),
+        instance,
+        token,
+        1,
+        false);
+  }
+
+  private long transactionsOf(String commandIdPattern) {
+    return harness.queryLong(
+        "SELECT count(DISTINCT xmin::text) FROM command_ledger WHERE command_id LIKE '"
+            + commandIdPattern
+            + "'");
+  }
+
+  @Test
+  void commandsThatQueueUpShareTransactions() {
+    List<CompletableFuture<CommandOutcome<SlotSnapshot>>> sent = new ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      sent.add(batcher.sendCreating(fire("shared", i, "a", 1)));
+    }
+    for (int i = 60; i < 80; i++) {
+      sent.add(
+          batcher.sendCreating(
+              new MissSlot(
+                  "shared-miss-" + i, "shared-slot-" + i, "shared", BASE.plusSeconds(i), "test")));
+    }
+    sent.forEach(f -> assertThat(f.join().result().accepted()).isTrue());
+    assertThat(
+            harness.queryLong(
+                "SELECT count(*) FROM command_ledger WHERE command_id LIKE 'shared-%'"))
+        .isEqualTo(80);
+    assertThat(
+            harness.queryLong(
+                "SELECT count(*) FROM domain_event_entry WHERE aggregate_identifier LIKE"
+                    + " 'slot:shared-slot-%'"))
+        .isEqualTo(80);
+    // Two batches go out alone (nothing queued yet), the rest queue behind them.
+    assertThat(transactionsOf("shared-%")).isLessThan(20);
+    // The event rows of a batch commit in its transaction too.
+    assertThat(
+            harness.queryLong(
+                "SELECT count(DISTINCT xmin::text) FROM domain_event_entry WHERE"
+                    + " aggregate_identifier LIKE 'slot:shared-slot-%'"))
+        .isEqualTo(transactionsOf("shared-%"));
+  }
+
+  @Test
+  void anEntryItsAggregateRefusesIsAnsweredAloneAndTheOthersStayBatched() {
+    assertThat(
+            batcher.<SlotSnapshot>sendCreating(fire("mixed", 0, "a", 1)).join().result().accepted())
+        .isTrue();
+    List<CompletableFuture<CommandOutcome<SlotSnapshot>>> fires = new ArrayList<>();
+    for (int i = 100; i < 140; i++) {
+      fires.add(batcher.sendCreating(fire("mixed", i, "a", 1)));
+    }
+    // A completion under the wrong token, queued among the fires: refused by the slot.
+    CompletableFuture<CommandOutcome<SlotSnapshot>> wrongToken =
+        batcher.send(new CompleteSlot("mixed-complete-0-9", "mixed-slot-0", "a", 9, Map.of(), 1));
+    for (int i = 140; i < 180; i++) {
+      fires.add(batcher.sendCreating(fire("mixed", i, "a", 1)));
+    }
+
+    fires.forEach(f -> assertThat(f.join().result().accepted()).isTrue());
+    assertThatThrownBy(wrongToken::join)
+        .isInstanceOf(CompletionException.class)
+        .hasCauseInstanceOf(IllegalTransitionException.class);
+    assertThat(
+            harness.queryLong(
+                "SELECT count(*) FROM command_ledger WHERE command_id LIKE 'mixed-fire-1__-%'"))
+        .isEqualTo(80);
+    assertThat(
+            harness.queryLong(
+                "SELECT count(*) FROM command_ledger WHERE command_id = 'mixed-complete-0-9'"))
+        .isZero();
+    // The refused completion's batch ran again without it, still as a batch.
+    assertThat(transactionsOf("mixed-fire-1__-%")).isLessThan(20);
+  }
+
+  @Test
+  void aFirstFireOfASlotThatExistsFailsItsBatchAndEveryCommandGetsItsOwnAnswer() {
+    assertThat(
+            batcher.<SlotSnapshot>sendCreating(fire("taken", 0, "a", 1)).join().result().accepted())
+        .isTrue();
+    List<CompletableFuture<CommandOutcome<SlotSnapshot>>> fires = new ArrayList<>();
+    for (int i = 100; i < 120; i++) {
+      fires.add(batcher.sendCreating(fire("taken", i, "a", 1)));
+    }
+    // Another instance's first fire of slot 0: a creation that finds the slot when its batch
+    // commits, then, alone, the regular fire, which the slot refuses.
+    CompletableFuture<CommandOutcome<SlotSnapshot>> takeover =
+        batcher.sendCreating(fire("taken", 0, "b", 1));
+    for (int i = 120; i < 140; i++) {
+      fires.add(batcher.sendCreating(fire("taken", i, "a", 1)));
+    }
+
+    fires.forEach(f -> assertThat(f.join().result().accepted()).isTrue());
+    CommandOutcome<SlotSnapshot> refused = takeover.join();
+    assertThat(refused.duplicate()).isFalse();
+    assertThat(refused.result().accepted()).isFalse();
+    assertThat(refused.result().instanceId()).isEqualTo("a");
+    assertThat(
+            harness.queryLong(
+                "SELECT count(*) FROM command_ledger WHERE command_id LIKE 'taken-fire-%'"))
+        .isEqualTo(1 + 40 + 1);
+    // Slot 0: one SlotFired, and the refusal of b's fire.
+    assertThat(
+            harness.queryLong(
+                "SELECT count(*) FROM domain_event_entry WHERE aggregate_identifier ="
+                    + " 'slot:taken-slot-0' AND payload_type LIKE '%SlotFired'"))
+        .isEqualTo(1);
+    assertThat(
+            harness.queryLong(
+                "SELECT count(*) FROM domain_event_entry WHERE aggregate_identifier ="
+                    + " 'slot:taken-slot-0' AND payload_type LIKE '%SlotFireRejected'"))
+        .isEqualTo(1);
+  }
+
+  @Test
+  void aStaleTokenInABatchIsRefusedAloneAndTheOtherFiresApply() {
+    // The job's fence is raised to token 5 by a fire under it.
+    assertThat(
+            batcher
+                .<SlotSnapshot>sendCreating(fire("fenced", 0, "a", 5))
+                .join()
+                .result()
+                .accepted())
+        .isTrue();
+    List<CompletableFuture<CommandOutcome<SlotSnapshot>>> current = new ArrayList<>();
+    List<CompletableFuture<CommandOutcome<SlotSnapshot>>> stale = new ArrayList<>();
+    for (int i = 1; i <= 30; i++) {
+      current.add(batcher.sendCreating(fire("fenced", i, "a", 5)));
+      if (i % 10 == 0) {
+        stale.add(batcher.sendCreating(fire("fenced", 100 + i, "old", 3)));
+      }
+    }
+    current.forEach(f -> assertThat(f.join().result().accepted()).isTrue());
+    stale.forEach(
+        f ->
+            assertThatThrownBy(f::join)
+                .isInstanceOf(CompletionException.class)
+                .hasCauseInstanceOf(StaleFencingTokenException.class));
+    assertThat(
+            harness.queryLong(
+                "SELECT count(*) FROM domain_event_entry WHERE aggregate_identifier LIKE"
+                    + " 'slot:fenced-slot-1__'"))
+        .isZero();
+    assertThat(harness.queryLong("SELECT highest_token FROM job_fences WHERE job = 'fenced'"))
+        .isEqualTo(5);
+  }
+
+  @Test
+  void theSameCommandTwiceIsAppliedOnceAndTheCopyIsADuplicate() {
+    FireSlot fire = fire("twice", 1, "a", 1);
+    List<CompletableFuture<CommandOutcome<SlotSnapshot>>> sent = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      sent.add(batcher.sendCreating(fire));
+    }
+    List<CommandOutcome<SlotSnapshot>> outcomes =
+        sent.stream().map(CompletableFuture::join).toList();
+    assertThat(outcomes).filteredOn(o -> !o.duplicate()).hasSize(1);
+    assertThat(outcomes).filteredOn(CommandOutcome::duplicate).hasSize(3);
+    assertThat(outcomes).allSatisfy(o -> assertThat(o.result().accepted()).isTrue());
+    assertThat(
+            harness.queryLong(
+                "SELECT count(*) FROM domain_event_entry WHERE aggregate_identifier ="
+                    + " 'slot:twice-slot-1'"))
+        .isEqualTo(1);
+  }
+}
