@@ -27,7 +27,7 @@ public record ApiOperations(
   /** The operations of one verticle (one event-loop context). */
   public static ApiOperations create(Vertx vertx, HttpApiDependencies deps) {
     CommandBridge commands =
-        new CommandBridge(vertx, deps.writeModel().commands(), deps.commandTimeout());
+        new CommandBridge(vertx, deps.writeModel().batcher(), deps.commandTimeout());
     IdempotentCommands idempotent = new IdempotentCommands(deps.idempotency(), deps.metrics());
     return new ApiOperations(
         idempotent,

@@ -1,7 +1,7 @@
 package io.slotkeeper.api.http.support;
 
+import io.slotkeeper.domain.command.CommandBatcher;
 import io.slotkeeper.domain.command.CommandOutcome;
-import io.slotkeeper.domain.command.CommandService;
 import io.slotkeeper.events.Command;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -12,15 +12,16 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Hands commands from the event loop to the write side (which runs on Axon's own executor) and
- * brings the outcome back to the caller's context, with a deadline.
+ * brings the outcome back to the caller's context, with a deadline. Concurrent requests' commands
+ * share transactions when they queue up ({@link CommandBatcher}): one WAL flush for many.
  */
 public final class CommandBridge {
 
   private final Vertx vertx;
-  private final CommandService commands;
+  private final CommandBatcher commands;
   private final Duration timeout;
 
-  public CommandBridge(Vertx vertx, CommandService commands, Duration timeout) {
+  public CommandBridge(Vertx vertx, CommandBatcher commands, Duration timeout) {
     this.vertx = vertx;
     this.commands = commands;
     this.timeout = timeout;
