@@ -133,7 +133,8 @@ public final class Slotkeeper implements AutoCloseable {
                 config.commandThreads(),
                 true,
                 Clock.systemUTC(),
-                config.aggregateCacheSize()),
+                config.aggregateCacheSize(),
+                config.commandBatches()),
             List.of(
                 new RedisEventPublisher(
                     redisClient,

@@ -94,13 +94,11 @@ public final class WriteModel implements AutoCloseable {
       CommandLedger ledger,
       Database database,
       SlotkeeperMetrics metrics,
-      int commandThreads) {
+      int commandBatches) {
     this.axon = axon;
     this.commands = new CommandService(axon.commandBus(), metrics);
-    // Half the command threads at most: batches never crowd out the API's commands.
     this.batcher =
-        new CommandBatcher(
-            axon.commandBus(), commands, Math.max(1, commandThreads / 2), MAX_COMMAND_BATCH);
+        new CommandBatcher(axon.commandBus(), commands, commandBatches, MAX_COMMAND_BATCH);
     this.fulfilment =
         new OrderFulfilment(commands, axon.eventStore(), ledger, database.dataSource());
     this.projectionLag = new ProjectionLag(database.dataSource(), this::processors, metrics);
@@ -112,21 +110,23 @@ public final class WriteModel implements AutoCloseable {
       int commandThreads,
       boolean startProcessors,
       Clock clock,
-      int aggregateCacheSize) {
+      int aggregateCacheSize,
+      int commandBatches) {
 
-    /** Options with the system clock and the default aggregate cache. */
+    /** Options with the system clock and the default aggregate cache and batches. */
     public Options(String instanceId, int commandThreads, boolean startProcessors) {
       this(instanceId, commandThreads, startProcessors, Clock.systemUTC());
     }
 
-    /** Options with the default aggregate cache. */
+    /** Options with the default aggregate cache and batches. */
     public Options(String instanceId, int commandThreads, boolean startProcessors, Clock clock) {
       this(
           instanceId,
           commandThreads,
           startProcessors,
           clock,
-          SlotkeeperConfig.DEFAULT_AGGREGATE_CACHE_SIZE);
+          SlotkeeperConfig.DEFAULT_AGGREGATE_CACHE_SIZE,
+          Math.min(SlotkeeperConfig.DEFAULT_COMMAND_BATCHES, commandThreads));
     }
   }
 
@@ -239,7 +239,7 @@ public final class WriteModel implements AutoCloseable {
         "write model started: aggregates {}, processors {}",
         AGGREGATES.stream().map(Class::getSimpleName).toList(),
         axon.eventProcessingConfiguration().eventProcessors().keySet());
-    return new WriteModel(axon, ledger, database, metrics, options.commandThreads());
+    return new WriteModel(axon, ledger, database, metrics, options.commandBatches());
   }
 
   /** The projections of slotkeeper, each built from the projection JDBC helper. */

@@ -16,18 +16,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sends commands of many aggregates in shared transactions: the path for the timers' slot commands,
- * where 200 jobs due at the same second, or 10,000 slots of a catch-up, would otherwise each pay a
- * commit (PostgreSQL's WAL flush was about half of a slot command's time).
+ * Sends commands of many aggregates in shared transactions: the path of the API's commands and the
+ * timers' slot commands, where concurrent requests, 200 jobs due at the same second or the 10,000
+ * slots of a catch-up would otherwise each pay a commit (PostgreSQL's WAL flush was about half of a
+ * command's time).
  *
  * <p>Natural batching: a command is sent at once while fewer than {@code maxInFlight} batches are
  * on their way, so a lone command waits for nothing; otherwise it queues, and the next batch takes
- * up to {@code maxBatch} queued commands. No two commands of one aggregate share a batch (the later
- * one waits for the next), so their order is kept.
+ * up to {@code maxBatch} queued commands. No two commands of one aggregate share a batch or run in
+ * two batches at once (the later one waits), so their order is kept and batches never deadlock on
+ * each other's aggregates.
  *
- * <p>A batch is all or nothing. When it fails (an entry was refused, a slot existed after all, a
- * conflict), each of its commands is sent again on its own through {@link CommandService}, which
- * gives each its own answer: the batch only ever saves work, it decides nothing.
+ * <p>A batch is all or nothing, and it decides nothing: when it fails, its commands are sent again
+ * (see {@link #fallBack}), the refused or conflicting ones alone through {@link CommandService},
+ * which gives each the answer it would have had without batching.
  */
 public final class CommandBatcher {
 
@@ -38,6 +40,8 @@ public final class CommandBatcher {
   private final int maxInFlight;
   private final int maxBatch;
   private final Deque<Pending> queue = new ArrayDeque<>();
+  // Aggregates of the batches on their way (guarded by this).
+  private final Set<String> busyAggregates = new HashSet<>();
   private int inFlight;
 
   public CommandBatcher(
@@ -81,15 +85,21 @@ public final class CommandBatcher {
       return null;
     }
     List<Pending> batch = new ArrayList<>(Math.min(maxBatch, queue.size()));
-    Set<String> aggregates = new HashSet<>();
+    Set<String> seen = new HashSet<>();
     for (Iterator<Pending> it = queue.iterator(); it.hasNext() && batch.size() < maxBatch; ) {
       Pending next = it.next();
-      // A second command of the same aggregate waits for the next batch (order kept).
-      if (aggregates.add(next.entry.command().streamId())) {
+      String aggregate = next.entry.command().streamId();
+      // An aggregate's later commands wait while an earlier one is queued or in a batch on its
+      // way: their order is kept, and two batches never wait for each other's aggregate locks.
+      if (seen.add(aggregate) && !busyAggregates.contains(aggregate)) {
         batch.add(next);
         it.remove();
       }
     }
+    if (batch.isEmpty()) {
+      return null;
+    }
+    batch.forEach(p -> busyAggregates.add(p.entry.command().streamId()));
     inFlight++;
     return batch;
   }
@@ -116,6 +126,7 @@ public final class CommandBatcher {
           }
           List<Pending> next;
           synchronized (this) {
+            batch.forEach(p -> busyAggregates.remove(p.entry.command().streamId()));
             inFlight--;
             next = nextBatch();
           }

@@ -10,6 +10,7 @@ import io.slotkeeper.domain.slots.StaleFencingTokenException;
 import io.slotkeeper.events.slots.SlotCommand.CompleteSlot;
 import io.slotkeeper.events.slots.SlotCommand.FireSlot;
 import io.slotkeeper.events.slots.SlotCommand.MissSlot;
+import io.slotkeeper.events.slots.SlotStatus;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -88,12 +89,37 @@ class CommandBatchIT {
         .isEqualTo(80);
     // Two batches go out alone (nothing queued yet), the rest queue behind them.
     assertThat(transactionsOf("shared-%")).isLessThan(20);
+    // Each event carries its own command's ID, not the batch's.
+    assertThat(
+            harness.queryString(
+                "SELECT convert_from(meta_data, 'UTF8') FROM domain_event_entry WHERE"
+                    + " aggregate_identifier = 'slot:shared-slot-42'"))
+        .contains("shared-fire-42-a-1");
     // The event rows of a batch commit in its transaction too.
     assertThat(
             harness.queryLong(
                 "SELECT count(DISTINCT xmin::text) FROM domain_event_entry WHERE"
                     + " aggregate_identifier LIKE 'slot:shared-slot-%'"))
         .isEqualTo(transactionsOf("shared-%"));
+  }
+
+  @Test
+  void commandsOfOneAggregateApplyInTheOrderTheyWereSent() {
+    List<CompletableFuture<CommandOutcome<SlotSnapshot>>> others = new ArrayList<>();
+    for (int i = 1; i <= 10; i++) {
+      others.add(batcher.sendCreating(fire("order", i, "a", 1)));
+    }
+    // Sent before the fire is applied: it must wait for it, not race it.
+    CompletableFuture<CommandOutcome<SlotSnapshot>> fire =
+        batcher.sendCreating(fire("order", 0, "a", 1));
+    CompletableFuture<CommandOutcome<SlotSnapshot>> complete =
+        batcher.send(new CompleteSlot("order-complete-0", "order-slot-0", "a", 1, Map.of(), 1));
+    for (int i = 11; i <= 20; i++) {
+      others.add(batcher.sendCreating(fire("order", i, "a", 1)));
+    }
+    assertThat(fire.join().result().accepted()).isTrue();
+    assertThat(complete.join().result().status()).isEqualTo(SlotStatus.COMPLETED);
+    others.forEach(f -> assertThat(f.join().result().accepted()).isTrue());
   }
 
   @Test

@@ -29,6 +29,7 @@ public record SlotkeeperConfig(
     Duration idempotencyKeyTtl,
     Duration idempotencyLockTimeout,
     int commandThreads,
+    int commandBatches,
     int jdbcPoolSize,
     int pgClientPoolSize,
     boolean timersEnabled,
@@ -47,6 +48,12 @@ public record SlotkeeperConfig(
 
   /** Command executor threads when none are configured. */
   public static final int DEFAULT_COMMAND_THREADS = 8;
+
+  /**
+   * Batches of commands in flight at once when none are configured (see CommandBatcher): measured
+   * on 2 cores, 1 to 3 gave the same throughput, 4 and 8 less (docs/benchmarks.md).
+   */
+  public static final int DEFAULT_COMMAND_BATCHES = 2;
 
   /** Reads the configuration of this process. */
   public static SlotkeeperConfig fromEnvironment() {
@@ -82,6 +89,11 @@ public record SlotkeeperConfig(
         s.duration(
             "SLOTKEEPER_IDEMPOTENCY_LOCK_TIMEOUT", Duration.ofSeconds(30), Duration.ofSeconds(1)),
         commandThreads,
+        s.intRange(
+            "SLOTKEEPER_COMMAND_BATCHES",
+            Math.min(DEFAULT_COMMAND_BATCHES, commandThreads),
+            1,
+            commandThreads),
         // Every command thread holds a connection for its transaction; the rest is for the
         // fulfilment flow, lag checks and the like. Smaller just makes commands queue for it.
         s.intRange("SLOTKEEPER_JDBC_POOL_SIZE", commandThreads + 4, 2, 500),

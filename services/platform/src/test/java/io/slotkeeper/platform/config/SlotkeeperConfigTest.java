@@ -44,6 +44,21 @@ class SlotkeeperConfigTest {
   }
 
   @Test
+  void commandBatchesDefaultToTwoAndNeverExceedTheCommandThreads() {
+    assertThat(SlotkeeperConfig.from(Map.of()).commandBatches()).isEqualTo(2);
+    assertThat(SlotkeeperConfig.from(Map.of("SLOTKEEPER_COMMAND_THREADS", "1")).commandBatches())
+        .isEqualTo(1);
+    assertThat(SlotkeeperConfig.from(Map.of("SLOTKEEPER_COMMAND_BATCHES", "3")).commandBatches())
+        .isEqualTo(3);
+    assertThatThrownBy(
+            () ->
+                SlotkeeperConfig.from(
+                    Map.of("SLOTKEEPER_COMMAND_THREADS", "4", "SLOTKEEPER_COMMAND_BATCHES", "5")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("SLOTKEEPER_COMMAND_BATCHES: ");
+  }
+
+  @Test
   void urlsAreParsed() {
     SlotkeeperConfig c =
         SlotkeeperConfig.from(
