@@ -50,6 +50,8 @@ public final class ReadPools {
         .setUser(pg.user())
         .setPassword(pg.password())
         .addProperty("application_name", applicationName)
+        // Planned for each request's parameters (see Database.CUSTOM_PLANS).
+        .addProperty("plan_cache_mode", "force_custom_plan")
         // Named statements per connection: PostgreSQL parses and plans each query once, not on
         // every request.
         .setCachePreparedStatements(true);
