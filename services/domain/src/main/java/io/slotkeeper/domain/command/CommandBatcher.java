@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.axonframework.commandhandling.CommandBus;
 import org.axonframework.commandhandling.CommandMessage;
+import org.axonframework.commandhandling.CommandResultMessage;
 import org.axonframework.commandhandling.GenericCommandMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -110,30 +111,40 @@ public final class CommandBatcher {
             GenericCommandMessage.<CommandBatch>asCommandMessage(
                 new CommandBatch(batch.stream().map(p -> p.entry).toList())),
             CommandBatchHandler.commandName());
-    commandBus.dispatch(
-        message,
-        (msg, response) -> {
-          if (response.isExceptional()) {
-            fallBack(batch, response.exceptionResult());
-          } else {
-            List<CommandOutcome<?>> outcomes =
-                ((CommandBatch.Outcomes) response.getPayload()).outcomes();
-            for (int i = 0; i < batch.size(); i++) {
-              Pending p = batch.get(i);
-              commands.record(p.entry.command(), outcomes.get(i), null, p.started);
-              p.result.complete(outcomes.get(i));
-            }
-          }
-          List<Pending> next;
-          synchronized (this) {
-            batch.forEach(p -> busyAggregates.remove(p.entry.command().streamId()));
-            inFlight--;
-            next = nextBatch();
-          }
-          if (next != null) {
-            dispatch(next);
-          }
-        });
+    try {
+      commandBus.dispatch(message, (msg, response) -> done(batch, response));
+    } catch (RuntimeException refused) {
+      // The bus did not take the batch (it is shutting down): nothing ran, nothing will answer.
+      batch.forEach(p -> p.result.completeExceptionally(refused));
+      release(batch);
+    }
+  }
+
+  private void done(List<Pending> batch, CommandResultMessage<?> response) {
+    if (response.isExceptional()) {
+      fallBack(batch, response.exceptionResult());
+    } else {
+      List<CommandOutcome<?>> outcomes = ((CommandBatch.Outcomes) response.getPayload()).outcomes();
+      for (int i = 0; i < batch.size(); i++) {
+        Pending p = batch.get(i);
+        commands.record(p.entry.command(), outcomes.get(i), null, p.started);
+        p.result.complete(outcomes.get(i));
+      }
+    }
+    release(batch);
+  }
+
+  /** The batch is done: its aggregates are free, and the next batch may go. */
+  private void release(List<Pending> batch) {
+    List<Pending> next;
+    synchronized (this) {
+      batch.forEach(p -> busyAggregates.remove(p.entry.command().streamId()));
+      inFlight--;
+      next = nextBatch();
+    }
+    if (next != null) {
+      dispatch(next);
+    }
   }
 
   /**
