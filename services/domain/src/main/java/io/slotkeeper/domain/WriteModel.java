@@ -80,7 +80,7 @@ public final class WriteModel implements AutoCloseable {
       command ->
           new VersionedAggregateIdentifier(((Command) command.getPayload()).streamId(), null);
 
-  /** Commands per batch of the timers' slot commands (see CommandBatcher). */
+  /** Commands per batch of the command batcher (the API's and the timers' commands). */
   static final int MAX_COMMAND_BATCH = 100;
 
   private final Configuration axon;
