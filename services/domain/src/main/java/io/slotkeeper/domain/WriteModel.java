@@ -126,7 +126,7 @@ public final class WriteModel implements AutoCloseable {
           startProcessors,
           clock,
           SlotkeeperConfig.DEFAULT_AGGREGATE_CACHE_SIZE,
-          Math.min(SlotkeeperConfig.DEFAULT_COMMAND_BATCHES, commandThreads));
+          SlotkeeperConfig.defaultCommandBatches(commandThreads));
     }
   }
 

@@ -9,7 +9,6 @@ import java.util.Map;
 import org.axonframework.commandhandling.CommandBus;
 import org.axonframework.commandhandling.CommandMessage;
 import org.axonframework.commandhandling.CommandResultMessage;
-import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.commandhandling.callbacks.FutureCallback;
 import org.axonframework.messaging.MessageHandler;
 import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
@@ -59,20 +58,9 @@ public final class CommandBatchHandler implements MessageHandler<CommandMessage<
             .toList());
     List<CommandOutcome<?>> outcomes = new ArrayList<>(batch.entries().size());
     for (CommandBatch.Entry entry : batch.entries()) {
+      // A first attempt: the ledger is written, not read (see the dedup interceptor).
       CommandMessage<?> command =
-          GenericCommandMessage.asCommandMessage(entry.command())
-              .andMetaData(
-                  Map.of(
-                      "commandId",
-                      entry.command().commandId(),
-                      // A first attempt: the ledger is written, not read (see the interceptor).
-                      CommandService.ATTEMPT,
-                      1));
-      if (entry.creating()) {
-        command =
-            new GenericCommandMessage<>(
-                command, CommandService.creatingName(entry.command().getClass()));
-      }
+          CommandService.message(entry.command(), Map.of(), 1, entry.creating());
       FutureCallback<Object, Object> done = new FutureCallback<>();
       entryBus.dispatch(command, done);
       CommandResultMessage<?> result = done.getResult();

@@ -48,7 +48,7 @@ public final class CommandService {
    */
   public <R> CompletableFuture<CommandOutcome<R>> send(
       Command command, Map<String, String> metadata) {
-    return send(command, metadata, null);
+    return send(command, metadata, false);
   }
 
   /**
@@ -67,15 +67,13 @@ public final class CommandService {
    * loads the aggregate and decides on its state.
    */
   public <R> CompletableFuture<CommandOutcome<R>> sendCreating(Command command) {
-    return send(command, Map.of(), creatingName(command.getClass()));
+    return send(command, Map.of(), true);
   }
 
   private <R> CompletableFuture<CommandOutcome<R>> send(
-      Command command, Map<String, String> metadata, String firstName) {
+      Command command, Map<String, String> metadata, boolean creating) {
     long started = System.nanoTime();
-    Map<String, Object> all = new java.util.HashMap<>(metadata);
-    all.put("commandId", command.commandId());
-    CompletableFuture<CommandOutcome<R>> result = attempt(command, Map.copyOf(all), 1, firstName);
+    CompletableFuture<CommandOutcome<R>> result = attempt(command, metadata, 1, creating);
     result.whenComplete((outcome, error) -> record(command, outcome, error, started));
     return result;
   }
@@ -107,19 +105,27 @@ public final class CommandService {
         : SlotkeeperMetrics.CommandOutcome.FAILED;
   }
 
-  /** Attempt {@code attempt}; {@code name}, when given, replaces the command's own name. */
-  private <R> CompletableFuture<CommandOutcome<R>> attempt(
-      Command command, Map<String, Object> metadata, int attempt, String name) {
-    CompletableFuture<CommandOutcome<R>> result = new CompletableFuture<>();
+  /**
+   * The message of attempt {@code attempt} of a command: its metadata, its ID and the attempt
+   * number (the ledger interceptor reads both); a creation goes under {@link #creatingName}.
+   */
+  static CommandMessage<Command> message(
+      Command command, Map<String, ?> metadata, int attempt, boolean creating) {
     CommandMessage<Command> message =
         GenericCommandMessage.<Command>asCommandMessage(command)
             .andMetaData(metadata)
-            .andMetaData(Map.of(ATTEMPT, attempt));
-    if (name != null) {
-      message = new GenericCommandMessage<>(message, name);
-    }
+            .andMetaData(Map.of("commandId", command.commandId(), ATTEMPT, attempt));
+    return creating
+        ? new GenericCommandMessage<>(message, creatingName(command.getClass()))
+        : message;
+  }
+
+  /** Attempt {@code attempt}, as a creation when {@code creating}. */
+  private <R> CompletableFuture<CommandOutcome<R>> attempt(
+      Command command, Map<String, String> metadata, int attempt, boolean creating) {
+    CompletableFuture<CommandOutcome<R>> result = new CompletableFuture<>();
     commandBus.dispatch(
-        message,
+        message(command, metadata, attempt, creating),
         (msg, response) -> {
           if (!response.isExceptional()) {
             @SuppressWarnings("unchecked")
@@ -137,7 +143,7 @@ public final class CommandService {
                 "conflict on {} (attempt {}): {}", command.commandId(), attempt, error.toString());
             CompletableFuture.delayedExecutor(backoffMillis(attempt), TimeUnit.MILLISECONDS)
                 // A retry is always the command under its own name (see sendCreating).
-                .execute(() -> relay(attempt(command, metadata, attempt + 1, null), result));
+                .execute(() -> relay(attempt(command, metadata, attempt + 1, false), result));
           } else if (error
               instanceof org.axonframework.modelling.command.AggregateNotFoundException) {
             result.completeExceptionally(

@@ -55,6 +55,11 @@ public record SlotkeeperConfig(
    */
   public static final int DEFAULT_COMMAND_BATCHES = 2;
 
+  /** The batches in flight when none are configured: the default, at most one per thread. */
+  public static int defaultCommandBatches(int commandThreads) {
+    return Math.min(DEFAULT_COMMAND_BATCHES, commandThreads);
+  }
+
   /** Reads the configuration of this process. */
   public static SlotkeeperConfig fromEnvironment() {
     return from(System.getenv());
@@ -90,10 +95,7 @@ public record SlotkeeperConfig(
             "SLOTKEEPER_IDEMPOTENCY_LOCK_TIMEOUT", Duration.ofSeconds(30), Duration.ofSeconds(1)),
         commandThreads,
         s.intRange(
-            "SLOTKEEPER_COMMAND_BATCHES",
-            Math.min(DEFAULT_COMMAND_BATCHES, commandThreads),
-            1,
-            commandThreads),
+            "SLOTKEEPER_COMMAND_BATCHES", defaultCommandBatches(commandThreads), 1, commandThreads),
         // Every command thread holds a connection for its transaction; the rest is for the
         // fulfilment flow, lag checks and the like. Smaller just makes commands queue for it.
         s.intRange("SLOTKEEPER_JDBC_POOL_SIZE", commandThreads + 4, 2, 500),
