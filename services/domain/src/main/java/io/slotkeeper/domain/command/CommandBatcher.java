@@ -116,30 +116,35 @@ public final class CommandBatcher {
     } catch (RuntimeException refused) {
       // The bus did not take the batch (it is shutting down): nothing ran, nothing will answer.
       batch.forEach(p -> p.result.completeExceptionally(refused));
-      release(batch);
+      free(batch, true);
     }
   }
 
   private void done(List<Pending> batch, CommandResultMessage<?> response) {
     if (response.isExceptional()) {
       fallBack(batch, response.exceptionResult());
-    } else {
-      List<CommandOutcome<?>> outcomes = ((CommandBatch.Outcomes) response.getPayload()).outcomes();
-      for (int i = 0; i < batch.size(); i++) {
-        Pending p = batch.get(i);
-        commands.record(p.entry.command(), outcomes.get(i), null, p.started);
-        p.result.complete(outcomes.get(i));
-      }
+      return;
     }
-    release(batch);
+    List<CommandOutcome<?>> outcomes = ((CommandBatch.Outcomes) response.getPayload()).outcomes();
+    for (int i = 0; i < batch.size(); i++) {
+      Pending p = batch.get(i);
+      commands.record(p.entry.command(), outcomes.get(i), null, p.started);
+      p.result.complete(outcomes.get(i));
+    }
+    free(batch, true);
   }
 
-  /** The batch is done: its aggregates are free, and the next batch may go. */
-  private void release(List<Pending> batch) {
+  /**
+   * Frees the aggregates of {@code done} (a command sent alone frees its own when answered) and,
+   * when {@code batchOver}, the batch's place among those on their way; then the next batch may go.
+   */
+  private void free(List<Pending> done, boolean batchOver) {
     List<Pending> next;
     synchronized (this) {
-      batch.forEach(p -> busyAggregates.remove(p.entry.command().streamId()));
-      inFlight--;
+      done.forEach(p -> busyAggregates.remove(p.entry.command().streamId()));
+      if (batchOver) {
+        inFlight--;
+      }
       next = nextBatch();
     }
     if (next != null) {
@@ -152,7 +157,8 @@ public final class CommandBatcher {
    * aggregate, a stale fence), it goes alone and the others queue again at the front, so one
    * refused command costs its batch one more transaction, not one each; when the commit itself
    * failed (a command applied meanwhile, a slot created meanwhile, the database), each command goes
-   * alone, with its own retries.
+   * alone, with its own retries. A command sent alone keeps its aggregate busy until it is
+   * answered, so the aggregate's later commands still come after it.
    */
   private void fallBack(List<Pending> batch, Throwable cause) {
     Command failed = failedEntry(cause);
@@ -161,21 +167,18 @@ public final class CommandBatcher {
         batch.size(),
         failed == null ? "sending each alone" : "sending " + failed.commandId() + " alone",
         CommandService.unwrap(cause).toString());
+    List<Pending> alone = new ArrayList<>();
     List<Pending> requeue = new ArrayList<>();
     for (Pending p : batch) {
-      if (failed == null || p.entry.command() == failed) {
-        sendAlone(p);
-      } else {
-        requeue.add(p);
+      (failed == null || p.entry.command() == failed ? alone : requeue).add(p);
+    }
+    synchronized (this) {
+      for (int i = requeue.size() - 1; i >= 0; i--) {
+        queue.addFirst(requeue.get(i));
       }
     }
-    if (!requeue.isEmpty()) {
-      synchronized (this) {
-        for (int i = requeue.size() - 1; i >= 0; i--) {
-          queue.addFirst(requeue.get(i));
-        }
-      }
-    }
+    free(requeue, true);
+    alone.forEach(this::sendAlone);
   }
 
   private static Command failedEntry(Throwable cause) {
@@ -193,6 +196,7 @@ public final class CommandBatcher {
         p.entry.creating() ? commands.sendCreating(command) : commands.send(command);
     single.whenComplete(
         (outcome, error) -> {
+          free(List.of(p), false);
           if (error != null) {
             p.result.completeExceptionally(CommandService.unwrap(error));
           } else {

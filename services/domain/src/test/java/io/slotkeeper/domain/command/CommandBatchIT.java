@@ -194,6 +194,33 @@ class CommandBatchIT {
   }
 
   @Test
+  void aCommandSentAloneAfterItsBatchFailedStillComesBeforeItsAggregatesLaterCommands() {
+    assertThat(
+            batcher.<SlotSnapshot>sendCreating(fire("late", 0, "a", 1)).join().result().accepted())
+        .isTrue();
+    List<CompletableFuture<CommandOutcome<SlotSnapshot>>> fires = new ArrayList<>();
+    for (int i = 100; i < 120; i++) {
+      fires.add(batcher.sendCreating(fire("late", i, "a", 1)));
+    }
+    // Fails its batch when it commits, then goes alone (creation, back-off, regular fire)...
+    CompletableFuture<CommandOutcome<SlotSnapshot>> takeover =
+        batcher.sendCreating(fire("late", 0, "b", 1));
+    // ... and the slot's completion, sent after it, must not overtake it meanwhile.
+    CompletableFuture<CommandOutcome<SlotSnapshot>> complete =
+        batcher.send(new CompleteSlot("late-complete-0", "late-slot-0", "a", 1, Map.of(), 1));
+    for (int i = 120; i < 140; i++) {
+      fires.add(batcher.sendCreating(fire("late", i, "a", 1)));
+    }
+
+    fires.forEach(f -> assertThat(f.join().result().accepted()).isTrue());
+    CommandOutcome<SlotSnapshot> refused = takeover.join();
+    assertThat(refused.result().accepted()).isFalse();
+    // Refused by a slot still running, not by a completed one.
+    assertThat(refused.result().status()).isEqualTo(SlotStatus.FIRED);
+    assertThat(complete.join().result().status()).isEqualTo(SlotStatus.COMPLETED);
+  }
+
+  @Test
   void aStaleTokenInABatchIsRefusedAloneAndTheOtherFiresApply() {
     // The job's fence is raised to token 5 by a fire under it.
     assertThat(
