@@ -87,6 +87,7 @@ public final class BenchMain {
     CommandBench.defineLoadFigures(f, s, "baseline", "Baseline (check-then-insert): order", false);
     CommandBench.defineLoadFigures(f, s, "baseline.replays", "Baseline: replays", false);
     f.define("ratio.baseline", "Place order / baseline order at " + max + " clients", "");
+    WorkMeter.define(f, "cost.baseline", "Baseline order, " + max + " clients");
     TimerBench.define(f, s);
     return f;
   }
@@ -137,7 +138,10 @@ public final class BenchMain {
                   bench.logs.resolve("baseline-r" + rep + ".log"))
               .awaitReady(base + "/health/ready", java.time.Duration.ofMinutes(1))) {
         List<CommandBench.Placed> saved = java.util.Collections.synchronizedList(new ArrayList<>());
+        WorkMeter meter = new WorkMeter(db, server.pid());
         for (int c : s.clients()) {
+          WorkMeter.Period cost =
+              c == s.maxClients() ? meter.around(s.warmupSeconds(), s.loadSeconds()) : null;
           Load.Result orders =
               Load.run(
                   c,
@@ -147,6 +151,9 @@ public final class BenchMain {
                       base, bench.runId + "-r" + rep + "-b" + c, saved, null));
           CommandBench.record(figures, "baseline", c, orders);
           Bench.log("  baseline orders  c=%d: %s", c, orders);
+          if (cost != null) {
+            WorkMeter.record(figures, "cost.baseline", cost.await(), orders.ok());
+          }
           Load.Result replays =
               Load.run(c, s.warmupSeconds(), s.loadSeconds(), CommandBench.replays(base, saved));
           CommandBench.record(figures, "baseline.replays", c, replays);

@@ -97,6 +97,11 @@ final class ChildProcess implements AutoCloseable {
     return (readyNanos - launchedNanos) / 1e9;
   }
 
+  /** The operating system's process ID. */
+  long pid() {
+    return process.pid();
+  }
+
   /** Peak resident set size so far in MiB, or NaN when /proc does not say. */
   double peakRssMiB() {
     try {

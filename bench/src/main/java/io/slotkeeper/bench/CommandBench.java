@@ -121,6 +121,9 @@ final class CommandBench {
     figures.define("projection.p50", "Projection lag (orders, under load), p50", "ms");
     figures.define(
         "projection.p99", "Projection lag (orders, under load), p99", "ms", "< 500", v -> v < 500);
+    String max = s.maxClients() + " clients";
+    WorkMeter.define(figures, "cost.orders", "Place order, " + max);
+    WorkMeter.define(figures, "cost.replays", "Replays, " + max);
     figures.define("stream.rate", "Event stream delivery to one SSE subscriber", "events/s");
     figures.define(
         "rss.commands", "Peak RSS of the service under command load", "MiB", "< 768", v -> v < 768);
@@ -130,6 +133,7 @@ final class CommandBench {
     BenchSettings s = bench.settings;
     PostgresEndpoint db = bench.freshDatabase("commands");
     try (Bench.Service svc = bench.startService("commands-r" + rep, db, bench.noJobs(), false)) {
+      WorkMeter meter = new WorkMeter(db, svc.process().pid());
       List<Placed> saved = Collections.synchronizedList(new ArrayList<>());
       for (int c : s.clients()) {
         AtomicReference<Answered> answered = new AtomicReference<>();
@@ -141,6 +145,8 @@ final class CommandBench {
           samplerThread.start();
         }
         String prefix = bench.runId + "-r" + rep + "-o" + c;
+        WorkMeter.Period ordersCost =
+            c == s.maxClients() ? meter.around(s.warmupSeconds(), s.loadSeconds()) : null;
         Load.Result orders =
             Load.run(
                 c,
@@ -162,6 +168,9 @@ final class CommandBench {
         }
         record(figures, "orders", c, orders);
         Bench.log("  orders   c=%d: %s", c, orders);
+        if (ordersCost != null) {
+          WorkMeter.record(figures, "cost.orders", ordersCost.await(), orders.ok());
+        }
 
         String rPrefix = bench.runId + "-r" + rep + "-s" + c;
         Load.Result receipts =
@@ -186,10 +195,15 @@ final class CommandBench {
         record(figures, "receipts", c, receipts);
         Bench.log("  receipts c=%d: %s", c, receipts);
 
+        WorkMeter.Period replaysCost =
+            c == s.maxClients() ? meter.around(s.warmupSeconds(), s.loadSeconds()) : null;
         Load.Result replayed =
             Load.run(c, s.warmupSeconds(), s.loadSeconds(), replays(svc.baseUrl(), saved));
         record(figures, "replays", c, replayed);
         Bench.log("  replays  c=%d: %s", c, replayed);
+        if (replaysCost != null) {
+          WorkMeter.record(figures, "cost.replays", replaysCost.await(), replayed.ok());
+        }
       }
       double rate = streamRate(svc.baseUrl(), db, s.streamMaxEvents());
       figures.add("stream.rate", rate);

@@ -202,6 +202,8 @@ public final class Slotkeeper implements AutoCloseable {
                     infra.postgres(),
                     config.pgClientPoolSize(),
                     "slotkeeper-keys-" + config.instanceId()),
+                // A success is saved in the transaction of its command.
+                database.transactions(),
                 config.idempotencyKeyTtl(),
                 config.idempotencyLockTimeout()),
             tokens,

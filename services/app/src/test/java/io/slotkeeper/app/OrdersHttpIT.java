@@ -3,6 +3,8 @@ package io.slotkeeper.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.slotkeeper.api.http.orders.OrderOperations;
+import io.slotkeeper.events.DeterministicIds;
 import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -63,6 +65,28 @@ class OrdersHttpIT {
     assertThat(read.getString("currency")).isEqualTo("CNY");
     assertThat(read.getJsonArray("items")).hasSize(1);
     assertThat(read.getString("status")).isEqualTo("NEW");
+  }
+
+  @Test
+  void aSuccessIsSavedUnderItsKeyInTheTransactionOfItsCommand() {
+    HttpResponse<String> first = h.post("/v1/orders", AppHarness.CLIENT, "same-tx-1", ORDER);
+    assertThat(first.statusCode()).isEqualTo(201);
+    String commandId = DeterministicIds.forIdempotencyKey(OrderOperations.PLACE, "same-tx-1");
+    // The key's saved answer and the command's ledger row: one transaction, so neither can be
+    // lost without the other, and the request cost no round trip after its command.
+    assertThat(
+            h.queryString(
+                "SELECT k.state || ' ' || k.response_status || ' ' || (k.xmin::text = l.xmin::text)"
+                    + " FROM idempotency_keys k, command_ledger l"
+                    + " WHERE k.idem_key = 'same-tx-1' AND l.command_id = '"
+                    + commandId
+                    + "'"))
+        .isEqualTo("COMPLETED 201 true");
+    assertThat(
+            new JsonObject(
+                h.queryString(
+                    "SELECT response_body FROM idempotency_keys WHERE idem_key = 'same-tx-1'")))
+        .isEqualTo(new JsonObject(first.body()));
   }
 
   @Test

@@ -5,6 +5,7 @@ import io.slotkeeper.domain.command.CommandBatcher;
 import io.slotkeeper.domain.command.CommandDeduplicationInterceptor;
 import io.slotkeeper.domain.command.CommandLedger;
 import io.slotkeeper.domain.command.CommandService;
+import io.slotkeeper.domain.command.SameTransactionWrites;
 import io.slotkeeper.domain.fulfilment.OrderFulfilment;
 import io.slotkeeper.domain.inventory.Inventory;
 import io.slotkeeper.domain.inventory.InventoryProjection;
@@ -94,9 +95,10 @@ public final class WriteModel implements AutoCloseable {
       CommandLedger ledger,
       Database database,
       SlotkeeperMetrics metrics,
-      int commandBatches) {
+      int commandBatches,
+      SameTransactionWrites writes) {
     this.axon = axon;
-    this.commands = new CommandService(axon.commandBus(), metrics);
+    this.commands = new CommandService(axon.commandBus(), metrics, writes);
     this.batcher =
         new CommandBatcher(axon.commandBus(), commands, commandBatches, MAX_COMMAND_BATCH);
     this.fulfilment =
@@ -145,6 +147,7 @@ public final class WriteModel implements AutoCloseable {
     AxonStorage storage = new AxonStorage(database);
     ProjectionSql projectionSql = new ProjectionSql(database.transactions());
     CommandLedger ledger = new CommandLedger(database.transactions());
+    SameTransactionWrites writes = new SameTransactionWrites();
     FencingInterceptor fencing = new FencingInterceptor(database.transactions());
     List<CorrelationDataProvider> correlation =
         List.of(
@@ -153,7 +156,7 @@ public final class WriteModel implements AutoCloseable {
     List<MessageHandlerInterceptor<? super CommandMessage<?>>> interceptors =
         List.of(
             new CorrelationDataInterceptor<>(correlation),
-            new CommandDeduplicationInterceptor(ledger),
+            new CommandDeduplicationInterceptor(ledger, writes),
             fencing);
 
     Configurer configurer =
@@ -224,7 +227,7 @@ public final class WriteModel implements AutoCloseable {
     axon.commandBus()
         .subscribe(
             CommandBatchHandler.commandName(),
-            new CommandBatchHandler(entryBus(axon, interceptors), fencing));
+            new CommandBatchHandler(entryBus(axon, interceptors), fencing, writes));
     if (options.startProcessors()) {
       axon.start();
     } else {
@@ -239,7 +242,7 @@ public final class WriteModel implements AutoCloseable {
         "write model started: aggregates {}, processors {}",
         AGGREGATES.stream().map(Class::getSimpleName).toList(),
         axon.eventProcessingConfiguration().eventProcessors().keySet());
-    return new WriteModel(axon, ledger, database, metrics, options.commandBatches());
+    return new WriteModel(axon, ledger, database, metrics, options.commandBatches(), writes);
   }
 
   /** The projections of slotkeeper, each built from the projection JDBC helper. */

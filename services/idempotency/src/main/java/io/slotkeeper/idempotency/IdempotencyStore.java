@@ -1,20 +1,29 @@
 package io.slotkeeper.idempotency;
 
+import io.slotkeeper.platform.axon.CommitQueues;
+import io.slotkeeper.platform.db.UnnestColumns;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Tuple;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import org.axonframework.common.jdbc.ConnectionProvider;
 
 /**
  * Idempotency keys in PostgreSQL, shared by every instance and by HTTP and gRPC. A key is claimed
- * by an atomic insert; its first request's response is saved and replayed for the key's lifetime
- * (the TTL, at least 24 hours by default). A claim whose holder died is taken over after the lock
- * timeout; that is safe because command IDs derive from the key, so a re-execution is a duplicate.
+ * by an atomic insert (concurrent requests' claims share statements, see {@link ClaimBatcher}); its
+ * first request's response is saved and replayed for the key's lifetime (the TTL, at least 24 hours
+ * by default). A claim whose holder died is taken over after the lock timeout; that is safe because
+ * command IDs derive from the key, so a re-execution is a duplicate.
  *
  * <p>Durability: the store may run on a pool with {@code synchronous_commit = off} (see {@link
  * io.slotkeeper.platform.db.ReadPools#createRelaxedCommit}), which saves a WAL flush per claim and
@@ -23,21 +32,13 @@ import java.util.Map;
  * PostgreSQL crash is answered again, identically, by re-running the command, which the command
  * ledger answers as a duplicate with its recorded result. A rejection has no command commit to
  * stand on, so its response is always saved with a synchronous commit.
+ *
+ * <p>The response of a request whose command applied is saved in the command's own transaction
+ * ({@link #completeWithCommand}): it commits exactly when the command does, and the request costs
+ * no round trip after the command.
  */
 public final class IdempotencyStore {
 
-  private static final String CLAIM =
-      "INSERT INTO idempotency_keys (idem_key, operation, fingerprint, state, locked_until,"
-          + " expires_at) VALUES ($1, $2, $3, 'IN_FLIGHT', now() + make_interval(secs => $4),"
-          + " now() + make_interval(secs => $5))"
-          + " ON CONFLICT (idem_key) DO UPDATE SET operation = EXCLUDED.operation,"
-          + " fingerprint = EXCLUDED.fingerprint, state = 'IN_FLIGHT',"
-          + " locked_until = EXCLUDED.locked_until, response_status = NULL,"
-          + " response_headers = NULL, response_body = NULL, created_at = now(),"
-          + " expires_at = EXCLUDED.expires_at"
-          // An expired key is as good as absent.
-          + " WHERE idempotency_keys.expires_at < now()"
-          + " RETURNING idem_key";
   private static final String READ =
       "SELECT operation, fingerprint, state, locked_until < now() AS abandoned,"
           + " response_status, response_headers, response_body"
@@ -50,28 +51,49 @@ public final class IdempotencyStore {
       "UPDATE idempotency_keys SET state = 'COMPLETED', locked_until = NULL,"
           + " response_status = $2, response_headers = $3, response_body = $4"
           + " WHERE idem_key = $1";
+  // The responses of a command transaction's requests, in one statement at its commit.
+  private static final String COMPLETE_ALL =
+      "UPDATE idempotency_keys k SET state = 'COMPLETED', locked_until = NULL,"
+          + " response_status = v.status, response_headers = v.headers::jsonb,"
+          + " response_body = v.body"
+          + " FROM unnest(?::varchar[], ?::int[], ?::text[], ?::text[])"
+          + " AS v(idem_key, status, headers, body) WHERE k.idem_key = v.idem_key";
+  private static final String COMMAND_QUEUE = IdempotencyStore.class.getName() + ".withCommand";
   private static final String RELEASE =
       "DELETE FROM idempotency_keys WHERE idem_key = $1 AND state = 'IN_FLIGHT'";
   private static final String PURGE_EXPIRED =
       "DELETE FROM idempotency_keys WHERE expires_at < now()";
 
+  // Claim statements on their way at once, and claims per statement (see ClaimBatcher).
+  private static final int CLAIMS_IN_FLIGHT = 2;
+  private static final int MAX_CLAIMS = 100;
+
   private final Pool pool;
+  private final ConnectionProvider commandTransactions;
   private final double ttlSeconds;
   private final double lockSeconds;
+  private final ClaimBatcher claims;
 
-  public IdempotencyStore(Pool pool, Duration ttl, Duration lockTimeout) {
+  /**
+   * {@code pool} claims, reads and saves keys on its own; {@code commandTransactions} is the write
+   * side's connection provider, whose current transaction {@link #completeWithCommand} joins.
+   */
+  public IdempotencyStore(
+      Pool pool, ConnectionProvider commandTransactions, Duration ttl, Duration lockTimeout) {
     this.pool = pool;
+    this.commandTransactions = commandTransactions;
     this.ttlSeconds = ttl.toMillis() / 1000.0;
     this.lockSeconds = lockTimeout.toMillis() / 1000.0;
+    this.claims = new ClaimBatcher(pool, lockSeconds, ttlSeconds, CLAIMS_IN_FLIGHT, MAX_CLAIMS);
   }
 
   /** Claims the key for a request identified by operation and fingerprint. */
   public Future<Claim> claim(String key, String operation, String fingerprint) {
-    return pool.preparedQuery(CLAIM)
-        .execute(Tuple.of(key, operation, fingerprint, lockSeconds, ttlSeconds))
+    return claims
+        .claim(key, operation, fingerprint)
         .compose(
             inserted ->
-                inserted.size() == 1
+                inserted
                     ? Future.succeededFuture(new Claim.Acquired())
                     : existing(key, operation, fingerprint));
   }
@@ -123,6 +145,32 @@ public final class IdempotencyStore {
                 .execute()
                 .compose(ignored -> conn.preparedQuery(COMPLETE).execute(values))
                 .mapEmpty());
+  }
+
+  /**
+   * Saves the response of the key's request in the current command transaction (call on the command
+   * thread, inside the transaction, e.g. from a {@code SameTransactionWrite}): the responses of all
+   * the transaction's requests are written in one statement when it commits, and roll back with it.
+   */
+  public void completeWithCommand(String key, StoredResponse response) {
+    CommitQueues.current(COMMAND_QUEUE, ArrayList<Object[]>::new, this::completeAll)
+        .add(
+            new Object[] {
+              key,
+              response.status(),
+              new JsonObject(new HashMap<>(response.headers())).encode(),
+              response.body()
+            });
+  }
+
+  private void completeAll(List<Object[]> rows) {
+    try (Connection c = commandTransactions.getConnection();
+        PreparedStatement ps = c.prepareStatement(COMPLETE_ALL)) {
+      UnnestColumns.bind(c, ps, rows, "varchar", "int4", "text", "text");
+      ps.executeUpdate();
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot save the responses of idempotency keys", e);
+    }
   }
 
   /** Forgets an in-flight key whose request failed for a reason worth retrying. */

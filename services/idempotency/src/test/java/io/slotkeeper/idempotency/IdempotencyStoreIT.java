@@ -9,6 +9,8 @@ import io.slotkeeper.testing.TestInfra;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -29,7 +31,7 @@ class IdempotencyStoreIT {
     vertx = Vertx.vertx();
     // The pool the service gives the store: commits without waiting for the WAL flush.
     pool = ReadPools.createRelaxedCommit(vertx, db, 4, "idem-test");
-    store = new IdempotencyStore(pool, Duration.ofHours(24), Duration.ofSeconds(30));
+    store = new IdempotencyStore(pool, null, Duration.ofHours(24), Duration.ofSeconds(30));
   }
 
   @AfterAll
@@ -112,5 +114,37 @@ class IdempotencyStoreIT {
     assertThat(IdempotencyKeys.problemWith("\u00f9-key")).contains("printable ASCII");
     assertThat(IdempotencyKeys.problemWith("\u00c3\u00b9-key")).contains("character 1 is not");
     assertThat(IdempotencyKeys.problemWith("key\u00a0")).contains("printable ASCII");
+  }
+
+  @Test
+  void concurrentClaimsShareStatementsAndTheSameKeyIsWonOnce() throws Exception {
+    List<io.vertx.core.Future<Claim>> distinct = new ArrayList<>();
+    List<io.vertx.core.Future<Claim>> same = new ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      distinct.add(store.claim("many-" + i, "op", "f"));
+      if (i % 10 == 0) {
+        same.add(store.claim("many-same", "op", "f"));
+      }
+    }
+    for (io.vertx.core.Future<Claim> f : distinct) {
+      assertThat(await(f)).isInstanceOf(Claim.Acquired.class);
+    }
+    List<Claim> sameKey = new ArrayList<>();
+    for (io.vertx.core.Future<Claim> f : same) {
+      sameKey.add(await(f));
+    }
+    assertThat(sameKey).filteredOn(c -> c instanceof Claim.Acquired).hasSize(1);
+    assertThat(sameKey).filteredOn(c -> c instanceof Claim.InFlight).hasSize(same.size() - 1);
+    // Claims that waited for a statement on its way went together in the next one.
+    assertThat(
+            await(
+                    pool.query(
+                            "SELECT count(DISTINCT xmin::text) FROM idempotency_keys"
+                                + " WHERE idem_key LIKE 'many-%'")
+                        .execute())
+                .iterator()
+                .next()
+                .getLong(0))
+        .isLessThan(20);
   }
 }

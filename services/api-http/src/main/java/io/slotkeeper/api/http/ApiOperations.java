@@ -28,16 +28,13 @@ public record ApiOperations(
   public static ApiOperations create(Vertx vertx, HttpApiDependencies deps) {
     CommandBridge commands =
         new CommandBridge(vertx, deps.writeModel().batcher(), deps.commandTimeout());
-    IdempotentCommands idempotent = new IdempotentCommands(deps.idempotency(), deps.metrics());
+    IdempotentCommands idempotent =
+        new IdempotentCommands(deps.idempotency(), commands, deps.metrics());
     return new ApiOperations(
         idempotent,
         new OrderOperations(
-            vertx,
-            commands,
-            idempotent,
-            new OrderQueries(deps.pool()),
-            deps.writeModel().fulfilment()),
-        new InventoryOperations(commands, idempotent, new InventoryQueries(deps.pool())),
+            vertx, idempotent, new OrderQueries(deps.pool()), deps.writeModel().fulfilment()),
+        new InventoryOperations(idempotent, new InventoryQueries(deps.pool())),
         new RefundOperations(commands, idempotent, new RefundQueries(deps.pool())),
         new JobOperations(
             deps.timers(),

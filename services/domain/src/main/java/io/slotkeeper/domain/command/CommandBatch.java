@@ -9,8 +9,11 @@ import java.util.List;
  */
 record CommandBatch(List<Entry> entries) {
 
-  /** One command; {@code creating} sends it as a creation (see {@link CommandService}). */
-  record Entry(Command command, boolean creating) {}
+  /**
+   * One command; {@code creating} sends it as a creation (see {@link CommandService}); {@code
+   * write} (may be null) runs in the batch's transaction if the command applies.
+   */
+  record Entry(Command command, boolean creating, SameTransactionWrite write) {}
 
   CommandBatch {
     entries = List.copyOf(entries);

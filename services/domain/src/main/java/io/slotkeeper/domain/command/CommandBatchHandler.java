@@ -29,10 +29,13 @@ public final class CommandBatchHandler implements MessageHandler<CommandMessage<
 
   private final CommandBus entryBus;
   private final FencingInterceptor fencing;
+  private final SameTransactionWrites writes;
 
-  public CommandBatchHandler(CommandBus entryBus, FencingInterceptor fencing) {
+  public CommandBatchHandler(
+      CommandBus entryBus, FencingInterceptor fencing, SameTransactionWrites writes) {
     this.entryBus = entryBus;
     this.fencing = fencing;
+    this.writes = writes;
   }
 
   /** The name the batch is dispatched and subscribed under. */
@@ -60,10 +63,17 @@ public final class CommandBatchHandler implements MessageHandler<CommandMessage<
     for (CommandBatch.Entry entry : batch.entries()) {
       // A first attempt: the ledger is written, not read (see the dedup interceptor).
       CommandMessage<?> command =
-          CommandService.message(entry.command(), Map.of(), 1, entry.creating());
+          writes.register(
+              CommandService.message(entry.command(), Map.of(), 1, entry.creating()),
+              entry.write());
       FutureCallback<Object, Object> done = new FutureCallback<>();
-      entryBus.dispatch(command, done);
-      CommandResultMessage<?> result = done.getResult();
+      CommandResultMessage<?> result;
+      try {
+        entryBus.dispatch(command, done);
+        result = done.getResult();
+      } finally {
+        writes.remove(command);
+      }
       if (result.isExceptional()) {
         throw new BatchEntryFailedException(entry.command(), result.exceptionResult());
       }

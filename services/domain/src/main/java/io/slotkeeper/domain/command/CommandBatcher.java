@@ -58,17 +58,28 @@ public final class CommandBatcher {
 
   /** Sends the command in a batch; the outcome is the one {@link CommandService#send} gives. */
   public <R> CompletableFuture<CommandOutcome<R>> send(Command command) {
-    return submit(command, false);
+    return submit(command, false, null);
+  }
+
+  /**
+   * Sends the command in a batch; {@code write} runs in whichever transaction applies it, the
+   * batch's or its own (see {@link SameTransactionWrite}).
+   */
+  public <R> CompletableFuture<CommandOutcome<R>> send(
+      Command command, SameTransactionWrite write) {
+    return submit(command, false, write);
   }
 
   /** Sends a command that almost always creates its aggregate (see {@link CommandService}). */
   public <R> CompletableFuture<CommandOutcome<R>> sendCreating(Command command) {
-    return submit(command, true);
+    return submit(command, true, null);
   }
 
   @SuppressWarnings("unchecked")
-  private <R> CompletableFuture<CommandOutcome<R>> submit(Command command, boolean creating) {
-    Pending pending = new Pending(new CommandBatch.Entry(command, creating), System.nanoTime());
+  private <R> CompletableFuture<CommandOutcome<R>> submit(
+      Command command, boolean creating, SameTransactionWrite write) {
+    Pending pending =
+        new Pending(new CommandBatch.Entry(command, creating, write), System.nanoTime());
     List<Pending> batch;
     synchronized (this) {
       queue.add(pending);
@@ -193,7 +204,7 @@ public final class CommandBatcher {
   private void sendAlone(Pending p) {
     Command command = p.entry.command();
     CompletableFuture<CommandOutcome<Object>> single =
-        p.entry.creating() ? commands.sendCreating(command) : commands.send(command);
+        commands.send(command, p.entry.creating(), p.entry.write());
     single.whenComplete(
         (outcome, error) -> {
           free(List.of(p), false);

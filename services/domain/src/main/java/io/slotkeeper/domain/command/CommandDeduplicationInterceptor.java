@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * back, and {@link CommandService} retries. A retry (attempt &gt; 1 in the metadata) looks the ID
  * up first and answers with the recorded outcome. So a new command costs one ledger statement, not
  * two, and a duplicate costs one rolled-back attempt; PostgreSQL's unique keys decide in both
- * cases.
+ * cases. A command that applied then runs its sender's {@link SameTransactionWrite}, if any.
  */
 public final class CommandDeduplicationInterceptor
     implements MessageHandlerInterceptor<CommandMessage<?>> {
@@ -25,9 +25,11 @@ public final class CommandDeduplicationInterceptor
   private static final Logger log = LoggerFactory.getLogger(CommandDeduplicationInterceptor.class);
 
   private final CommandLedger ledger;
+  private final SameTransactionWrites writes;
 
-  public CommandDeduplicationInterceptor(CommandLedger ledger) {
+  public CommandDeduplicationInterceptor(CommandLedger ledger, SameTransactionWrites writes) {
     this.ledger = ledger;
+    this.writes = writes;
   }
 
   @Override
@@ -72,7 +74,9 @@ public final class CommandDeduplicationInterceptor
       }
       throw e;
     }
-    return new CommandOutcome<>(result, false);
+    CommandOutcome<Object> outcome = new CommandOutcome<>(result, false);
+    writes.applied(unitOfWork.getMessage(), outcome);
+    return outcome;
   }
 
   /** Whether {@link CommandService} sends this command again after a conflict. */

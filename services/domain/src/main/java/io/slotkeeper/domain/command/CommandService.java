@@ -31,10 +31,13 @@ public final class CommandService {
 
   private final CommandBus commandBus;
   private final SlotkeeperMetrics metrics;
+  private final SameTransactionWrites writes;
 
-  public CommandService(CommandBus commandBus, SlotkeeperMetrics metrics) {
+  public CommandService(
+      CommandBus commandBus, SlotkeeperMetrics metrics, SameTransactionWrites writes) {
     this.commandBus = commandBus;
     this.metrics = metrics;
+    this.writes = writes;
   }
 
   /** Sends the command; completes with its outcome or with a domain exception. */
@@ -48,7 +51,16 @@ public final class CommandService {
    */
   public <R> CompletableFuture<CommandOutcome<R>> send(
       Command command, Map<String, String> metadata) {
-    return send(command, metadata, false);
+    return send(command, metadata, false, null);
+  }
+
+  /**
+   * Sends the command; {@code write} runs in the transaction that applies it (see {@link
+   * SameTransactionWrite}), so an outcome that is not a duplicate means it committed with it.
+   */
+  public <R> CompletableFuture<CommandOutcome<R>> send(
+      Command command, SameTransactionWrite write) {
+    return send(command, Map.of(), false, write);
   }
 
   /**
@@ -67,13 +79,19 @@ public final class CommandService {
    * loads the aggregate and decides on its state.
    */
   public <R> CompletableFuture<CommandOutcome<R>> sendCreating(Command command) {
-    return send(command, Map.of(), true);
+    return send(command, Map.of(), true, null);
+  }
+
+  /** {@link #send} or {@link #sendCreating}, with the sender's write (may be null). */
+  <R> CompletableFuture<CommandOutcome<R>> send(
+      Command command, boolean creating, SameTransactionWrite write) {
+    return send(command, Map.of(), creating, write);
   }
 
   private <R> CompletableFuture<CommandOutcome<R>> send(
-      Command command, Map<String, String> metadata, boolean creating) {
+      Command command, Map<String, String> metadata, boolean creating, SameTransactionWrite write) {
     long started = System.nanoTime();
-    CompletableFuture<CommandOutcome<R>> result = attempt(command, metadata, 1, creating);
+    CompletableFuture<CommandOutcome<R>> result = attempt(command, metadata, 1, creating, write);
     result.whenComplete((outcome, error) -> record(command, outcome, error, started));
     return result;
   }
@@ -122,11 +140,18 @@ public final class CommandService {
 
   /** Attempt {@code attempt}, as a creation when {@code creating}. */
   private <R> CompletableFuture<CommandOutcome<R>> attempt(
-      Command command, Map<String, String> metadata, int attempt, boolean creating) {
+      Command command,
+      Map<String, String> metadata,
+      int attempt,
+      boolean creating,
+      SameTransactionWrite write) {
     CompletableFuture<CommandOutcome<R>> result = new CompletableFuture<>();
+    CommandMessage<Command> message =
+        writes.register(message(command, metadata, attempt, creating), write);
     commandBus.dispatch(
-        message(command, metadata, attempt, creating),
+        message,
         (msg, response) -> {
+          writes.remove(message);
           if (!response.isExceptional()) {
             @SuppressWarnings("unchecked")
             CommandOutcome<R> outcome = (CommandOutcome<R>) response.getPayload();
@@ -143,7 +168,8 @@ public final class CommandService {
                 "conflict on {} (attempt {}): {}", command.commandId(), attempt, error.toString());
             CompletableFuture.delayedExecutor(backoffMillis(attempt), TimeUnit.MILLISECONDS)
                 // A retry is always the command under its own name (see sendCreating).
-                .execute(() -> relay(attempt(command, metadata, attempt + 1, false), result));
+                .execute(
+                    () -> relay(attempt(command, metadata, attempt + 1, false, write), result));
           } else if (error
               instanceof org.axonframework.modelling.command.AggregateNotFoundException) {
             result.completeExceptionally(

@@ -11,6 +11,12 @@ import io.slotkeeper.events.slots.SlotCommand.CompleteSlot;
 import io.slotkeeper.events.slots.SlotCommand.FireSlot;
 import io.slotkeeper.events.slots.SlotCommand.MissSlot;
 import io.slotkeeper.events.slots.SlotStatus;
+import io.slotkeeper.platform.db.JdbcTransactionManager;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -270,5 +276,61 @@ class CommandBatchIT {
                 "SELECT count(*) FROM domain_event_entry WHERE aggregate_identifier ="
                     + " 'slot:twice-slot-1'"))
         .isEqualTo(1);
+  }
+
+  @Test
+  void aSameTransactionWriteCommitsExactlyWithItsCommand() throws Exception {
+    try (Connection c =
+            DriverManager.getConnection(
+                harness.endpoint().jdbcUrl(),
+                harness.endpoint().user(),
+                harness.endpoint().password());
+        Statement st = c.createStatement()) {
+      // No key: a write that ran twice would show as two rows.
+      st.execute("CREATE TABLE written (command_id TEXT NOT NULL, duplicate BOOLEAN NOT NULL)");
+    }
+    // Only the calling thread's transaction connection is used (the binding is per thread).
+    JdbcTransactionManager current = new JdbcTransactionManager(null);
+    java.util.function.Function<String, SameTransactionWrite> recording =
+        id ->
+            outcome -> {
+              try (Connection c = current.getConnection();
+                  PreparedStatement ps = c.prepareStatement("INSERT INTO written VALUES (?, ?)")) {
+                ps.setString(1, id);
+                ps.setBoolean(2, outcome.duplicate());
+                ps.executeUpdate();
+              } catch (SQLException e) {
+                throw new IllegalStateException(e);
+              }
+            };
+    assertThat(batcher.<SlotSnapshot>sendCreating(fire("tx", 0, "a", 1)).join().result().accepted())
+        .isTrue();
+    List<CompletableFuture<CommandOutcome<SlotSnapshot>>> fires = new ArrayList<>();
+    for (int i = 1; i <= 40; i++) {
+      FireSlot fire = fire("tx", i, "a", 1);
+      fires.add(batcher.send(fire, recording.apply(fire.commandId())));
+    }
+    // Refused by its slot: its batch rolls back (with the writes of the fires in it), it is
+    // answered alone, and the fires apply again with their writes.
+    CompletableFuture<CommandOutcome<SlotSnapshot>> refused =
+        batcher.send(
+            new CompleteSlot("tx-complete-0-9", "tx-slot-0", "a", 9, Map.of(), 1),
+            recording.apply("tx-complete-0-9"));
+    FireSlot again = fire("tx", 1, "a", 1);
+    CompletableFuture<CommandOutcome<SlotSnapshot>> duplicate =
+        batcher.send(again, recording.apply("copy-of-" + again.commandId()));
+    fires.forEach(f -> assertThat(f.join().duplicate()).isFalse());
+    assertThatThrownBy(refused::join).isInstanceOf(CompletionException.class);
+    assertThat(duplicate.join().duplicate()).isTrue();
+
+    assertThat(harness.queryLong("SELECT count(*) FROM written")).isEqualTo(40);
+    assertThat(harness.queryLong("SELECT count(DISTINCT command_id) FROM written")).isEqualTo(40);
+    assertThat(harness.queryLong("SELECT count(*) FROM written WHERE duplicate")).isZero();
+    // Each write committed in the transaction of its own command's ledger row.
+    assertThat(
+            harness.queryLong(
+                "SELECT count(*) FROM written w JOIN command_ledger l USING (command_id)"
+                    + " WHERE w.xmin::text = l.xmin::text"))
+        .isEqualTo(40);
   }
 }

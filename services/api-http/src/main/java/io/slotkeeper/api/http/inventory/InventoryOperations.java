@@ -1,7 +1,6 @@
 package io.slotkeeper.api.http.inventory;
 
 import io.slotkeeper.api.http.support.ApiResponse;
-import io.slotkeeper.api.http.support.CommandBridge;
 import io.slotkeeper.api.http.support.IdempotentCommands;
 import io.slotkeeper.api.http.support.IdempotentCommands.Outcome;
 import io.slotkeeper.api.http.support.PathIds;
@@ -24,13 +23,10 @@ public final class InventoryOperations {
   public static final int DEFAULT_LOG_LIMIT = 50;
   public static final int MAX_LOG_LIMIT = 500;
 
-  private final CommandBridge commands;
   private final IdempotentCommands idempotent;
   private final InventoryQueries queries;
 
-  public InventoryOperations(
-      CommandBridge commands, IdempotentCommands idempotent, InventoryQueries queries) {
-    this.commands = commands;
+  public InventoryOperations(IdempotentCommands idempotent, InventoryQueries queries) {
     this.idempotent = idempotent;
     this.queries = queries;
   }
@@ -49,12 +45,13 @@ public final class InventoryOperations {
             sku,
             (int) qty,
             reason == null ? "receipt" : reason);
-    return idempotent.run(
+    return idempotent.<InventorySnapshot>command(
         RECEIVE,
         key,
         new JsonObject().put("sku", sku).put("body", body),
         "/v1/inventory/" + sku + "/receipts",
-        k -> commands.<InventorySnapshot>send(cmd).map(o -> ApiResponse.ok(json(o))));
+        cmd,
+        o -> ApiResponse.ok(json(o)));
   }
 
   /** The SKU's level; a 404 problem when never seen. */

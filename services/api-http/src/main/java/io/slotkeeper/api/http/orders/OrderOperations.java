@@ -1,7 +1,6 @@
 package io.slotkeeper.api.http.orders;
 
 import io.slotkeeper.api.http.support.ApiResponse;
-import io.slotkeeper.api.http.support.CommandBridge;
 import io.slotkeeper.api.http.support.IdempotentCommands;
 import io.slotkeeper.api.http.support.IdempotentCommands.Outcome;
 import io.slotkeeper.api.http.support.PathIds;
@@ -35,19 +34,16 @@ public final class OrderOperations {
   public static final String PROCESS = "orders.process";
 
   private final Vertx vertx;
-  private final CommandBridge commands;
   private final IdempotentCommands idempotent;
   private final OrderQueries queries;
   private final OrderFulfilment fulfilment;
 
   public OrderOperations(
       Vertx vertx,
-      CommandBridge commands,
       IdempotentCommands idempotent,
       OrderQueries queries,
       OrderFulfilment fulfilment) {
     this.vertx = vertx;
-    this.commands = commands;
     this.idempotent = idempotent;
     this.queries = queries;
     this.fulfilment = fulfilment;
@@ -82,15 +78,13 @@ public final class OrderOperations {
         new PlaceOrder(
             DeterministicIds.forIdempotencyKey(PLACE, key), id, customerId, currency, lines);
     OrderRules.validate(cmd); // the aggregate checks again; this answers before a key is spent
-    return idempotent.run(
+    return idempotent.<OrderSnapshot>command(
         PLACE,
         key,
         body,
         "/v1/orders",
-        k ->
-            commands
-                .<OrderSnapshot>send(cmd)
-                .map(o -> ApiResponse.created(json(o), "/v1/orders/" + o.result().orderId())));
+        cmd,
+        o -> ApiResponse.created(json(o), "/v1/orders/" + o.result().orderId()));
   }
 
   /** Cancels an order; {@code body} is the optional {@code {"reason": ...}}. */
@@ -105,12 +99,13 @@ public final class OrderOperations {
             DeterministicIds.forIdempotencyKey(CANCEL, key),
             orderId,
             reason == null ? "cancelled by client" : reason);
-    return idempotent.run(
+    return idempotent.<OrderSnapshot>command(
         CANCEL,
         key,
         new JsonObject().put("orderId", orderId).put("body", body),
         "/v1/orders/" + orderId + "/cancel",
-        k -> commands.<OrderSnapshot>send(cmd).map(o -> ApiResponse.ok(json(o))));
+        cmd,
+        o -> ApiResponse.ok(json(o)));
   }
 
   /** Runs the fulfilment flow now; safe to repeat, every step has a derived command ID. */

@@ -51,15 +51,13 @@ public final class RefundOperations {
             DeterministicIds.refundId(orderId, key),
             amount,
             reason);
-    return idempotent.run(
+    return idempotent.<RefundSnapshot>command(
         REQUEST,
         key,
         new JsonObject().put("orderId", orderId).put("body", body),
         "/v1/orders/" + orderId + "/refunds",
-        k ->
-            commands
-                .<RefundSnapshot>send(cmd)
-                .map(o -> ApiResponse.created(json(o), "/v1/refunds/" + o.result().refundId())));
+        cmd,
+        o -> ApiResponse.created(json(o), "/v1/refunds/" + o.result().refundId()));
   }
 
   /** Issues a requested refund (operators); one issue per refund, whoever asks how often. */

@@ -2,6 +2,7 @@ package io.slotkeeper.api.http.support;
 
 import io.slotkeeper.domain.command.CommandBatcher;
 import io.slotkeeper.domain.command.CommandOutcome;
+import io.slotkeeper.domain.command.SameTransactionWrite;
 import io.slotkeeper.events.Command;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -28,6 +29,11 @@ public final class CommandBridge {
   }
 
   public <R> Future<CommandOutcome<R>> send(Command command) {
+    return send(command, null);
+  }
+
+  /** Sends the command with work for its transaction (see {@link SameTransactionWrite}). */
+  public <R> Future<CommandOutcome<R>> send(Command command, SameTransactionWrite write) {
     Context context = vertx.getOrCreateContext();
     Promise<CommandOutcome<R>> promise = Promise.promise();
     long timer =
@@ -37,7 +43,7 @@ public final class CommandBridge {
                 promise.tryFail(
                     new TimeoutException("command " + command.commandId() + " timed out")));
     commands
-        .<R>send(command)
+        .<R>send(command, write)
         .whenComplete(
             (outcome, error) ->
                 context.runOnContext(

@@ -2,6 +2,9 @@ package io.slotkeeper.api.http.support;
 
 import io.slotkeeper.api.http.problem.ApiProblem;
 import io.slotkeeper.api.http.problem.Problems;
+import io.slotkeeper.domain.command.CommandOutcome;
+import io.slotkeeper.domain.command.SameTransactionWrite;
+import io.slotkeeper.events.Command;
 import io.slotkeeper.idempotency.Claim;
 import io.slotkeeper.idempotency.IdempotencyKeys;
 import io.slotkeeper.idempotency.IdempotencyStore;
@@ -13,6 +16,7 @@ import io.vertx.core.json.JsonObject;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,6 +26,9 @@ import org.slf4j.LoggerFactory;
  * response; same key with another request 422; while the first request runs 409 ({@link
  * #IN_FLIGHT}). Requests that fail validation are not saved (nothing began); once execution began,
  * its answer is saved, errors included, except 5xx, which release the key so a retry can run.
+ *
+ * <p>An operation that is one command ({@link #command}) saves its success in the command's own
+ * transaction: no round trip after the command, and the answer is as durable as the command.
  *
  * <p>Protocol-free: the answer is the saved HTTP-shaped response (status, headers, JSON body),
  * written by {@link HttpAnswers} for HTTP and mapped to a message or a status by the gRPC API. HTTP
@@ -46,10 +53,13 @@ public final class IdempotentCommands {
   }
 
   private final IdempotencyStore store;
+  private final CommandBridge commands;
   private final SlotkeeperMetrics metrics;
 
-  public IdempotentCommands(IdempotencyStore store, SlotkeeperMetrics metrics) {
+  public IdempotentCommands(
+      IdempotencyStore store, CommandBridge commands, SlotkeeperMetrics metrics) {
     this.store = store;
+    this.commands = commands;
     this.metrics = metrics;
   }
 
@@ -74,6 +84,65 @@ public final class IdempotentCommands {
       JsonObject request,
       String instance,
       Function<String, Future<ApiResponse>> execute) {
+    return claimed(operation, key, request, () -> executeAndSave(key, instance, execute));
+  }
+
+  /**
+   * Runs an operation that is exactly one command, at most once per key: like {@link #run}, but
+   * {@code respond} (a pure function of the outcome: it runs on the command thread) builds the
+   * answer inside the command's transaction, which saves it when the command applies.
+   */
+  public <R> Future<Outcome> command(
+      String operation,
+      String key,
+      JsonObject request,
+      String instance,
+      Command command,
+      Function<CommandOutcome<R>, ApiResponse> respond) {
+    return claimed(
+        operation,
+        key,
+        request,
+        () -> {
+          SavedWithCommand<R> saved = new SavedWithCommand<>(key, respond);
+          return answer(
+              key,
+              instance,
+              commands
+                  .<R>send(command, saved)
+                  .map(
+                      outcome ->
+                          outcome.duplicate()
+                              // Applied earlier: nothing was written with it this time.
+                              ? new Answer(stored(respond.apply(outcome)), false)
+                              : new Answer(saved.response, true)));
+        });
+  }
+
+  /** Saves the response in the transaction of the command it answers. */
+  private final class SavedWithCommand<R> implements SameTransactionWrite {
+    private final String key;
+    private final Function<CommandOutcome<R>, ApiResponse> respond;
+    // Set on the command thread before the outcome is handed back (a later attempt overwrites it).
+    private volatile StoredResponse response;
+
+    SavedWithCommand(String key, Function<CommandOutcome<R>, ApiResponse> respond) {
+      this.key = key;
+      this.respond = respond;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void applied(CommandOutcome<?> outcome) {
+      StoredResponse r = stored(respond.apply((CommandOutcome<R>) outcome));
+      store.completeWithCommand(key, r);
+      response = r;
+    }
+  }
+
+  /** Claims the key; runs {@code execute} when this request got it, else answers from the key. */
+  private Future<Outcome> claimed(
+      String operation, String key, JsonObject request, Supplier<Future<Outcome>> execute) {
     String fingerprint = RequestFingerprint.of(operation, request);
     return store
         .claim(key, operation, fingerprint)
@@ -100,7 +169,7 @@ public final class IdempotentCommands {
                             + " or another body)"));
               }
               count(operation, "new");
-              return executeAndSave(key, instance, execute);
+              return execute.get();
             });
   }
 
@@ -112,6 +181,17 @@ public final class IdempotentCommands {
     } catch (RuntimeException e) {
       result = Future.failedFuture(e);
     }
+    return answer(key, instance, result.map(r -> new Answer(stored(r), false)));
+  }
+
+  /** A response, and whether it was saved with its command already. */
+  private record Answer(StoredResponse response, boolean saved) {}
+
+  /**
+   * The answer of an execution that began: a response saved with its command is final; any other
+   * response, a 4xx problem included, is saved now; a 5xx releases the key for a retry.
+   */
+  private Future<Outcome> answer(String key, String instance, Future<Answer> result) {
     return result
         .recover(
             failure -> {
@@ -120,20 +200,26 @@ public final class IdempotentCommands {
                 return store.release(key).transform(ignored -> Future.failedFuture(p));
               }
               return Future.succeededFuture(
-                  new ApiResponse(
-                      p.status(),
-                      Problems.body(p, instance),
-                      Map.of("Content-Type", Problems.CONTENT_TYPE)));
+                  new Answer(
+                      stored(
+                          new ApiResponse(
+                              p.status(),
+                              Problems.body(p, instance),
+                              Map.of("Content-Type", Problems.CONTENT_TYPE))),
+                      false));
             })
         .compose(
-            response -> {
-              Map<String, String> headers = new HashMap<>(response.headers());
-              headers.putIfAbsent("Content-Type", "application/json");
-              StoredResponse saved =
-                  new StoredResponse(response.status(), headers, response.body().encode());
-              return store.complete(key, saved).map(new Outcome(saved, false));
-            })
+            a ->
+                a.saved()
+                    ? Future.succeededFuture(new Outcome(a.response(), false))
+                    : store.complete(key, a.response()).map(new Outcome(a.response(), false)))
         .onFailure(e -> log.warn("request with Idempotency-Key failed: {}", e.getMessage()));
+  }
+
+  private static StoredResponse stored(ApiResponse response) {
+    Map<String, String> headers = new HashMap<>(response.headers());
+    headers.putIfAbsent("Content-Type", "application/json");
+    return new StoredResponse(response.status(), headers, response.body().encode());
   }
 
   private void count(String operation, String result) {

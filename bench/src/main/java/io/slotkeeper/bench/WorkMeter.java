@@ -1,0 +1,195 @@
+package io.slotkeeper.bench;
+
+import io.slotkeeper.platform.config.PostgresEndpoint;
+import io.slotkeeper.testing.TestInfra;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+/**
+ * What one command costs the machine, read from counters the kernel and PostgreSQL already keep:
+ * CPU time of the service, of all PostgreSQL processes, of Redis and of this load generator (from
+ * {@code /proc/<pid>/stat}), and PostgreSQL transactions ({@code pg_stat_database} of the service's
+ * database), WAL bytes and WAL flushes ({@code pg_stat_wal}, server-wide). Taken at the start and
+ * end of a measured period and divided by the commands answered in it, these explain a throughput
+ * figure on a CPU-saturated machine: where the CPU of one command goes.
+ *
+ * <p>Server-wide counters include whatever else the machine runs; the benchmark wants a quiet one.
+ */
+final class WorkMeter {
+
+  /** The counters at one instant. */
+  record Snapshot(
+      double serviceCpu,
+      double postgresCpu,
+      double redisCpu,
+      double loadCpu,
+      double transactions,
+      double walBytes,
+      double walFlushes) {
+
+    Snapshot minus(Snapshot o) {
+      return new Snapshot(
+          serviceCpu - o.serviceCpu,
+          postgresCpu - o.postgresCpu,
+          redisCpu - o.redisCpu,
+          loadCpu - o.loadCpu,
+          transactions - o.transactions,
+          walBytes - o.walBytes,
+          walFlushes - o.walFlushes);
+    }
+  }
+
+  private static final double TICKS_PER_SECOND = 100.0; // USER_HZ on Linux
+
+  private final PostgresEndpoint db;
+  private final long servicePid;
+
+  WorkMeter(PostgresEndpoint db, long servicePid) {
+    this.db = db;
+    this.servicePid = servicePid;
+  }
+
+  /** The figures one meter defines under {@code id}. */
+  static void define(Figures figures, String id, String label) {
+    figures.define(id + ".cpu.service", label + ": service CPU per command", "µs");
+    figures.define(id + ".cpu.postgres", label + ": PostgreSQL CPU per command", "µs");
+    figures.define(id + ".cpu.redis", label + ": Redis CPU per command", "µs");
+    figures.define(id + ".cpu.load", label + ": load generator CPU per command", "µs");
+    figures.define(id + ".tx", label + ": PostgreSQL transactions per command", "tx");
+    figures.define(id + ".wal", label + ": WAL bytes per command", "B");
+    figures.define(id + ".flushes", label + ": WAL flushes per command", "flushes");
+  }
+
+  /** Adds the cost per command of the period between two snapshots. */
+  static void record(Figures figures, String id, Snapshot delta, long commands) {
+    if (commands <= 0) {
+      return;
+    }
+    double n = commands;
+    figures.add(id + ".cpu.service", delta.serviceCpu() * 1e6 / n);
+    figures.add(id + ".cpu.postgres", delta.postgresCpu() * 1e6 / n);
+    figures.add(id + ".cpu.redis", delta.redisCpu() * 1e6 / n);
+    figures.add(id + ".cpu.load", delta.loadCpu() * 1e6 / n);
+    figures.add(id + ".tx", delta.transactions() / n);
+    figures.add(id + ".wal", delta.walBytes() / n);
+    figures.add(id + ".flushes", delta.walFlushes() / n);
+    Bench.log(
+        "  cost per command: service %.0f µs, PostgreSQL %.0f µs, Redis %.0f µs, load %.0f µs"
+            + " CPU; %.2f transactions, %.0f WAL bytes, %.2f WAL flushes",
+        delta.serviceCpu() * 1e6 / n,
+        delta.postgresCpu() * 1e6 / n,
+        delta.redisCpu() * 1e6 / n,
+        delta.loadCpu() * 1e6 / n,
+        delta.transactions() / n,
+        delta.walBytes() / n,
+        delta.walFlushes() / n);
+  }
+
+  Snapshot snapshot() {
+    double[] pg =
+        Bench.row(
+            TestInfra.postgresServer(),
+            "SELECT (SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = '"
+                + db.database().replace("'", "''")
+                + "'), (SELECT wal_bytes FROM pg_stat_wal), (SELECT wal_sync FROM pg_stat_wal)");
+    return new Snapshot(
+        cpuSeconds(servicePid),
+        cpuSecondsOf("postgres"),
+        cpuSecondsOf("redis-server"),
+        cpuSeconds(ProcessHandle.current().pid()),
+        pg[0],
+        pg[1],
+        pg[2]);
+  }
+
+  /**
+   * Takes a snapshot when the measured period of a {@link Load#run} started now begins and another
+   * when it ends; {@link #await} hands back the difference.
+   */
+  Period around(int warmupSeconds, int seconds) {
+    return new Period(warmupSeconds, seconds);
+  }
+
+  final class Period {
+    private final Thread thread;
+    private volatile Snapshot delta;
+
+    private Period(int warmupSeconds, int seconds) {
+      long start = System.nanoTime();
+      thread =
+          new Thread(
+              () -> {
+                sleepUntil(start + warmupSeconds * 1_000_000_000L);
+                Snapshot from = snapshot();
+                sleepUntil(start + (warmupSeconds + seconds) * 1_000_000_000L);
+                delta = snapshot().minus(from);
+              },
+              "work-meter");
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    Snapshot await() {
+      CommandBench.join(thread);
+      return delta;
+    }
+  }
+
+  private static void sleepUntil(long nanos) {
+    long left = nanos - System.nanoTime();
+    if (left > 0) {
+      Bench.sleep(left / 1_000_000);
+    }
+  }
+
+  /** utime + stime of one process (all its threads), in seconds; NaN when unreadable. */
+  private static double cpuSeconds(long pid) {
+    return statSeconds(pid, 11, Double.NaN);
+  }
+
+  /**
+   * The sum of two adjacent tick counters of {@code /proc/<pid>/stat}, from {@code field} (counted
+   * after the command name: 11 = utime, 13 = cutime), in seconds; {@code otherwise} if unreadable.
+   */
+  private static double statSeconds(long pid, int field, double otherwise) {
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+      // The command name may hold spaces; the fields after it are space-separated.
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return (Long.parseLong(f[field]) + Long.parseLong(f[field + 1])) / TICKS_PER_SECOND;
+    } catch (IOException | RuntimeException e) {
+      return otherwise;
+    }
+  }
+
+  /**
+   * CPU seconds of every live process with this command name, plus what their reaped children used
+   * (cutime + cstime of the parent covers PostgreSQL backends that ended meanwhile).
+   */
+  private static double cpuSecondsOf(String command) {
+    double total = 0;
+    try (Stream<ProcessHandle> all = ProcessHandle.allProcesses()) {
+      for (ProcessHandle p : (Iterable<ProcessHandle>) all::iterator) {
+        String name = commandName(p.pid());
+        if (command.equals(name)) {
+          total += cpuSeconds(p.pid()) + reapedChildrenSeconds(p.pid());
+        }
+      }
+    }
+    return total;
+  }
+
+  private static String commandName(long pid) {
+    try {
+      return Files.readString(Path.of("/proc", Long.toString(pid), "comm")).trim();
+    } catch (IOException e) {
+      return "";
+    }
+  }
+
+  private static double reapedChildrenSeconds(long pid) {
+    return statSeconds(pid, 13, 0);
+  }
+}
