@@ -22,10 +22,11 @@ import org.axonframework.eventsourcing.eventstore.EmbeddedEventStore;
  * <p>Why: the embedded store's streams do not support {@code setOnAvailableCallback}, and a pooled
  * processor's coordinator that has caught up with such a stream looks again only after a fixed 500
  * ms; the read tables then lag up to half a second behind every command. Here, a commit of this
- * instance wakes every open stream {@link #LOCAL_COMMIT_COALESCE_MS} later (commits within that
- * window share one wake-up, so a busy instance's projections work in batches instead of one
- * transaction per command and segment), and a timer (every {@code fetchDelay}) wakes them for
- * events written by other instances, which the store's producer fetches on that same period.
+ * instance has the store's producer fetch and wakes every open stream {@link
+ * #LOCAL_COMMIT_COALESCE_MS} later (commits within that window share one fetch and one wake-up, so
+ * a busy instance's projections work in batches instead of one transaction per command and
+ * segment), and a timer (every {@code fetchDelay}) wakes them for events written by other
+ * instances, which the store's producer fetches on that same period.
  */
 public final class SignallingEventStore extends EmbeddedEventStore {
 
@@ -65,12 +66,16 @@ public final class SignallingEventStore extends EmbeddedEventStore {
 
   @Override
   protected void afterCommit(List<? extends EventMessage<?>> events) {
-    super.afterCommit(events);
+    // Axon's store tells its producer to fetch after every commit; a busy instance then fetched
+    // about twice per request, mostly nothing (the previous fetch had the events already, and an
+    // empty fetch costs a second query for gaps). The producer is told once per window instead,
+    // just before the streams it feeds wake up.
     if (wakePending.compareAndSet(false, true)) {
       try {
         timer.schedule(
             () -> {
               wakePending.set(false);
+              SignallingEventStore.super.afterCommit(List.of());
               streams.forEach(s -> s.wake(true));
             },
             LOCAL_COMMIT_COALESCE_MS,
