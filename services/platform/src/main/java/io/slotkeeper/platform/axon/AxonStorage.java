@@ -80,6 +80,8 @@ public final class AxonStorage {
             .persistenceExceptionResolver(new SQLStateResolver("23505"))
             .dataType(byte[].class)
             .schema(EVENT_SCHEMA)
+            // All events of a commit (a batch of commands) in one statement.
+            .appendEvents(new UnnestAppendEvents())
             .batchSize(500)
             .gapTimeout((int) GAP_TIMEOUT.toMillis());
     return new JdbcEventStorageEngine(builder) {

@@ -1,5 +1,6 @@
 package io.slotkeeper.platform.db;
 
+import java.lang.reflect.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -16,6 +17,8 @@ public final class UnnestColumns {
 
   /**
    * Binds column {@code i} of every row as parameter {@code i + 1}, an array of {@code types[i]}.
+   * Each array has its values' own class ({@code String[]}, {@code Long[]}, {@code byte[][]}), so
+   * the driver encodes them as such rather than as text.
    */
   public static void bind(
       Connection connection,
@@ -24,7 +27,14 @@ public final class UnnestColumns {
       String... types)
       throws SQLException {
     for (int column = 0; column < types.length; column++) {
-      Object[] values = new Object[rows.size()];
+      Class<?> type = Object.class;
+      for (Object[] row : rows) {
+        if (row[column] != null) {
+          type = row[column].getClass();
+          break;
+        }
+      }
+      Object[] values = (Object[]) Array.newInstance(type, rows.size());
       for (int i = 0; i < values.length; i++) {
         Object[] row = rows.get(i);
         values[i] = row[column];
