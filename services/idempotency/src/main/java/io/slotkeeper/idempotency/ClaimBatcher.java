@@ -6,6 +6,7 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Tuple;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -101,32 +102,39 @@ final class ClaimBatcher {
       operations[i] = p.operation;
       fingerprints[i] = p.fingerprint;
     }
-    pool.preparedQuery(CLAIM_ALL)
-        .execute(Tuple.of(keys, operations, fingerprints, lockSeconds, ttlSeconds))
-        .onComplete(
-            result -> {
-              Set<String> claimed = new HashSet<>();
-              if (result.succeeded()) {
-                for (Row row : result.result()) {
-                  claimed.add(row.getString(0));
-                }
-              }
-              List<Pending> next;
-              synchronized (this) {
-                inFlight--;
-                next = nextBatch();
-              }
-              if (next != null) {
-                send(next);
-              }
-              for (Pending p : batch) {
-                if (result.succeeded()) {
-                  p.answer(Future.succeededFuture(claimed.contains(p.key)));
-                } else {
-                  p.answer(Future.failedFuture(result.cause()));
-                }
-              }
-            });
+    Future<RowSet<Row>> sent;
+    try {
+      sent =
+          pool.preparedQuery(CLAIM_ALL)
+              .execute(Tuple.of(keys, operations, fingerprints, lockSeconds, ttlSeconds));
+    } catch (RuntimeException refused) {
+      // A closed pool may refuse at once: answer, and free the slot for the next statement.
+      sent = Future.failedFuture(refused);
+    }
+    sent.onComplete(
+        result -> {
+          Set<String> claimed = new HashSet<>();
+          if (result.succeeded()) {
+            for (Row row : result.result()) {
+              claimed.add(row.getString(0));
+            }
+          }
+          List<Pending> next;
+          synchronized (this) {
+            inFlight--;
+            next = nextBatch();
+          }
+          if (next != null) {
+            send(next);
+          }
+          for (Pending p : batch) {
+            if (result.succeeded()) {
+              p.answer(Future.succeededFuture(claimed.contains(p.key)));
+            } else {
+              p.answer(Future.failedFuture(result.cause()));
+            }
+          }
+        });
   }
 
   private record Pending(
