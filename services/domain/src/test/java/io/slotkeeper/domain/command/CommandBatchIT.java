@@ -107,6 +107,16 @@ class CommandBatchIT {
                 "SELECT count(DISTINCT xmin::text) FROM domain_event_entry WHERE"
                     + " aggregate_identifier LIKE 'slot:shared-slot-%'"))
         .isEqualTo(transactionsOf("shared-%"));
+    // Within a batch, the events' positions follow the order the commands were sent in (the
+    // append inserts them WITH ORDINALITY ... ORDER BY).
+    assertThat(
+            harness.queryLong(
+                "SELECT count(*) FROM (SELECT n, lag(n) OVER (PARTITION BY tx ORDER BY"
+                    + " global_index) AS prev FROM (SELECT global_index, xmin::text AS tx,"
+                    + " split_part(aggregate_identifier, '-', 3)::int AS n FROM domain_event_entry"
+                    + " WHERE aggregate_identifier LIKE 'slot:shared-slot-%') e) t"
+                    + " WHERE prev > n"))
+        .isZero();
   }
 
   @Test
