@@ -11,9 +11,11 @@ import io.vertx.sqlclient.Tuple;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -27,13 +29,18 @@ import java.util.Set;
  */
 final class ClaimBatcher {
 
-  // The claim of IdempotencyStore for many keys: inserted (or expired and replaced) keys return.
+  // The claim of IdempotencyStore for many keys, answered in one round trip: each key comes back
+  // with whether it was claimed (inserted, or expired and replaced) and, when it was not, the row
+  // that holds it, so a replay, an in-flight or a mismatched key needs no second statement. The
+  // outer SELECT reads the snapshot taken before the insert: a key inserted by a transaction that
+  // committed meanwhile comes back with no row, and the store reads it again.
   private static final String CLAIM_ALL =
-      "INSERT INTO idempotency_keys (idem_key, operation, fingerprint, state, locked_until,"
-          + " expires_at)"
+      "WITH c AS (SELECT k, o, f FROM unnest($1::varchar[], $2::varchar[], $3::varchar[])"
+          + " AS c(k, o, f)),"
+          + " claimed AS (INSERT INTO idempotency_keys (idem_key, operation, fingerprint, state,"
+          + " locked_until, expires_at)"
           + " SELECT k, o, f, 'IN_FLIGHT', now() + make_interval(secs => $4),"
-          + " now() + make_interval(secs => $5)"
-          + " FROM unnest($1::varchar[], $2::varchar[], $3::varchar[]) AS c(k, o, f)"
+          + " now() + make_interval(secs => $5) FROM c"
           + " ON CONFLICT (idem_key) DO UPDATE SET operation = EXCLUDED.operation,"
           + " fingerprint = EXCLUDED.fingerprint, state = 'IN_FLIGHT',"
           + " locked_until = EXCLUDED.locked_until, response_status = NULL,"
@@ -41,7 +48,13 @@ final class ClaimBatcher {
           + " expires_at = EXCLUDED.expires_at"
           // An expired key is as good as absent.
           + " WHERE idempotency_keys.expires_at < now()"
-          + " RETURNING idem_key";
+          + " RETURNING idem_key)"
+          + " SELECT c.k AS idem_key, claimed.idem_key IS NOT NULL AS claimed,"
+          + " "
+          + IdempotencyStore.HOLDER_COLUMNS
+          + " FROM c LEFT JOIN claimed ON claimed.idem_key = c.k"
+          + " LEFT JOIN idempotency_keys ON claimed.idem_key IS NULL"
+          + " AND idempotency_keys.idem_key = c.k";
 
   private final Pool pool;
   private final double lockSeconds;
@@ -59,8 +72,11 @@ final class ClaimBatcher {
     this.maxBatch = maxBatch;
   }
 
-  /** Whether the key was free (absent or expired) and is now claimed for this request. */
-  Future<Boolean> claim(String key, String operation, String fingerprint) {
+  /**
+   * The claim's outcome: the key was free (absent or expired) and is now this request's, or it is
+   * held, with the holding row when the statement's snapshot saw it (null when it did not).
+   */
+  Future<Outcome> claim(String key, String operation, String fingerprint) {
     Pending pending =
         new Pending(key, operation, fingerprint, Vertx.currentContext(), Promise.promise());
     List<Pending> batch;
@@ -113,10 +129,12 @@ final class ClaimBatcher {
     }
     sent.onComplete(
         result -> {
-          Set<String> claimed = new HashSet<>();
+          Map<String, Outcome> outcomes = new HashMap<>();
           if (result.succeeded()) {
             for (Row row : result.result()) {
-              claimed.add(row.getString(0));
+              boolean claimed = row.getBoolean("claimed");
+              boolean held = !claimed && row.getString("operation") != null;
+              outcomes.put(row.getString("idem_key"), new Outcome(claimed, held ? row : null));
             }
           }
           List<Pending> next;
@@ -129,7 +147,8 @@ final class ClaimBatcher {
           }
           for (Pending p : batch) {
             if (result.succeeded()) {
-              p.answer(Future.succeededFuture(claimed.contains(p.key)));
+              p.answer(
+                  Future.succeededFuture(outcomes.getOrDefault(p.key, new Outcome(false, null))));
             } else {
               p.answer(Future.failedFuture(result.cause()));
             }
@@ -137,10 +156,13 @@ final class ClaimBatcher {
         });
   }
 
-  private record Pending(
-      String key, String operation, String fingerprint, Context context, Promise<Boolean> promise) {
+  /** A claim's answer: claimed, or held by {@code holder} (null when the snapshot missed it). */
+  record Outcome(boolean claimed, Row holder) {}
 
-    void answer(Future<Boolean> outcome) {
+  private record Pending(
+      String key, String operation, String fingerprint, Context context, Promise<Outcome> promise) {
+
+    void answer(Future<Outcome> outcome) {
       if (context == null || context == Vertx.currentContext()) {
         promise.handle(outcome);
       } else {

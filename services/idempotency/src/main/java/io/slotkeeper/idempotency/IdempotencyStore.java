@@ -39,10 +39,14 @@ import org.axonframework.common.jdbc.ConnectionProvider;
  */
 public final class IdempotencyStore {
 
+  // What a request needs to know of the row that holds its key (also read by the claim itself).
+  static final String HOLDER_COLUMNS =
+      "idempotency_keys.operation, idempotency_keys.fingerprint, idempotency_keys.state,"
+          + " idempotency_keys.locked_until < now() AS abandoned,"
+          + " idempotency_keys.response_status, idempotency_keys.response_headers,"
+          + " idempotency_keys.response_body";
   private static final String READ =
-      "SELECT operation, fingerprint, state, locked_until < now() AS abandoned,"
-          + " response_status, response_headers, response_body"
-          + " FROM idempotency_keys WHERE idem_key = $1";
+      "SELECT " + HOLDER_COLUMNS + " FROM idempotency_keys WHERE idem_key = $1";
   private static final String TAKE_OVER =
       "UPDATE idempotency_keys SET locked_until = now() + make_interval(secs => $2)"
           + " WHERE idem_key = $1 AND state = 'IN_FLIGHT' AND locked_until < now()"
@@ -87,39 +91,50 @@ public final class IdempotencyStore {
     this.claims = new ClaimBatcher(pool, lockSeconds, ttlSeconds, CLAIMS_IN_FLIGHT, MAX_CLAIMS);
   }
 
-  /** Claims the key for a request identified by operation and fingerprint. */
+  /**
+   * Claims the key for a request identified by operation and fingerprint. One statement answers
+   * every outcome (shared with concurrent claims); only a key whose holder committed while the
+   * claim ran needs a second read.
+   */
   public Future<Claim> claim(String key, String operation, String fingerprint) {
     return claims
         .claim(key, operation, fingerprint)
         .compose(
-            inserted ->
-                inserted
-                    ? Future.succeededFuture(new Claim.Acquired())
-                    : existing(key, operation, fingerprint));
+            outcome -> {
+              if (outcome.claimed()) {
+                return Future.succeededFuture(new Claim.Acquired());
+              }
+              if (outcome.holder() != null) {
+                return held(key, operation, fingerprint, outcome.holder());
+              }
+              return read(key, operation, fingerprint);
+            });
   }
 
-  private Future<Claim> existing(String key, String operation, String fingerprint) {
+  private Future<Claim> read(String key, String operation, String fingerprint) {
     return pool.preparedQuery(READ)
         .execute(Tuple.of(key))
         .compose(
-            rows -> {
-              if (rows.size() == 0) {
-                // Released between our insert and this read: claim again.
-                return claim(key, operation, fingerprint);
-              }
-              Row row = rows.iterator().next();
-              if (!operation.equals(row.getString("operation"))
-                  || !fingerprint.equals(row.getString("fingerprint"))) {
-                return Future.succeededFuture(new Claim.Mismatch(row.getString("operation")));
-              }
-              if ("COMPLETED".equals(row.getString("state"))) {
-                return Future.succeededFuture(new Claim.Replay(stored(row)));
-              }
-              if (Boolean.TRUE.equals(row.getBoolean("abandoned"))) {
-                return takeOver(key);
-              }
-              return Future.succeededFuture(new Claim.InFlight());
-            });
+            rows ->
+                rows.size() == 0
+                    // Released between our insert and this read: claim again.
+                    ? claim(key, operation, fingerprint)
+                    : held(key, operation, fingerprint, rows.iterator().next()));
+  }
+
+  /** The answer to a claim of a key that {@code row} holds. */
+  private Future<Claim> held(String key, String operation, String fingerprint, Row row) {
+    if (!operation.equals(row.getString("operation"))
+        || !fingerprint.equals(row.getString("fingerprint"))) {
+      return Future.succeededFuture(new Claim.Mismatch(row.getString("operation")));
+    }
+    if ("COMPLETED".equals(row.getString("state"))) {
+      return Future.succeededFuture(new Claim.Replay(stored(row)));
+    }
+    if (Boolean.TRUE.equals(row.getBoolean("abandoned"))) {
+      return takeOver(key);
+    }
+    return Future.succeededFuture(new Claim.InFlight());
   }
 
   private Future<Claim> takeOver(String key) {

@@ -147,4 +147,46 @@ class IdempotencyStoreIT {
                 .getLong(0))
         .isLessThan(20);
   }
+
+  @Test
+  void aHeldKeyIsAnsweredByTheClaimStatementItself() throws Exception {
+    StoredResponse saved = new StoredResponse(201, Map.of("Location", "/held"), "{\"held\":1}");
+    await(store.claim("held", "op", "f"));
+    await(store.complete("held", saved));
+    ClaimBatcher claims = new ClaimBatcher(pool, 30, 86_400, 1, 10);
+    ClaimBatcher.Outcome outcome = await(claims.claim("held", "op", "f"));
+    assertThat(outcome.claimed()).isFalse();
+    assertThat(outcome.holder()).isNotNull();
+    assertThat(outcome.holder().getString("state")).isEqualTo("COMPLETED");
+    assertThat(outcome.holder().getString("response_body")).isEqualTo(saved.body());
+    ClaimBatcher.Outcome fresh = await(claims.claim("held-fresh", "op", "f"));
+    assertThat(fresh.claimed()).isTrue();
+    assertThat(fresh.holder()).isNull();
+  }
+
+  @Test
+  void aKeyCommittedWhileItsClaimWaitedIsReadAgain() throws Exception {
+    // Another request inserts the key and commits while our claim waits on it: the claim's
+    // snapshot predates that row, so the store has to read it once more to replay it.
+    io.vertx.sqlclient.SqlConnection other = await(pool.getConnection());
+    try {
+      await(other.query("BEGIN").execute());
+      await(
+          other
+              .query(
+                  "INSERT INTO idempotency_keys (idem_key, operation, fingerprint, state,"
+                      + " response_status, response_headers, response_body, expires_at)"
+                      + " VALUES ('raced', 'op', 'f', 'COMPLETED', 200, '{}', '{\"raced\":1}',"
+                      + " now() + interval '1 hour')")
+              .execute());
+      io.vertx.core.Future<Claim> claim = store.claim("raced", "op", "f");
+      Thread.sleep(300);
+      assertThat(claim.isComplete()).as("the claim waits for the other transaction").isFalse();
+      await(other.query("COMMIT").execute());
+      assertThat(await(claim))
+          .isEqualTo(new Claim.Replay(new StoredResponse(200, Map.of(), "{\"raced\":1}")));
+    } finally {
+      other.close();
+    }
+  }
 }
