@@ -125,6 +125,8 @@ public final class Slotkeeper implements AutoCloseable {
                 // that cannot be renewed expires and stops its job's timer.
                 .setMaxPoolWaiting(4096));
     RedisAPI redis = RedisAPI.api(redisClient);
+    // One memory of fetched event positions for the projections and the stream publisher.
+    EventPositions positions = new EventPositions(database.transactions());
     writeModel =
         WriteModel.start(
             database,
@@ -135,12 +137,10 @@ public final class Slotkeeper implements AutoCloseable {
                 Clock.systemUTC(),
                 config.aggregateCacheSize(),
                 config.commandBatches()),
+            positions,
             List.of(
                 new RedisEventPublisher(
-                    redisClient,
-                    config.streamKey(),
-                    config.streamMaxLen(),
-                    new EventPositions(database.transactions()))),
+                    redisClient, config.streamKey(), config.streamMaxLen(), positions)),
             metrics);
     toClose.push(writeModel);
     Pool pool =

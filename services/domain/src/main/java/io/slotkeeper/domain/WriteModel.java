@@ -20,6 +20,7 @@ import io.slotkeeper.domain.slots.SlotLedgerProjection;
 import io.slotkeeper.events.Command;
 import io.slotkeeper.metrics.SlotkeeperMetrics;
 import io.slotkeeper.platform.axon.AxonStorage;
+import io.slotkeeper.platform.axon.EventPositions;
 import io.slotkeeper.platform.axon.SignallingEventStore;
 import io.slotkeeper.platform.config.SlotkeeperConfig;
 import io.slotkeeper.platform.db.Database;
@@ -144,8 +145,22 @@ public final class WriteModel implements AutoCloseable {
    */
   public static WriteModel start(
       Database database, Options options, List<Object> eventHandlers, SlotkeeperMetrics metrics) {
-    AxonStorage storage = new AxonStorage(database);
-    ProjectionSql projectionSql = new ProjectionSql(database.transactions());
+    return start(
+        database, options, new EventPositions(database.transactions()), eventHandlers, metrics);
+  }
+
+  /**
+   * As above, with the event positions that the extra handlers share with the projections: the
+   * store's engine tells them the position of every event it fetches.
+   */
+  public static WriteModel start(
+      Database database,
+      Options options,
+      EventPositions positions,
+      List<Object> eventHandlers,
+      SlotkeeperMetrics metrics) {
+    AxonStorage storage = new AxonStorage(database, positions);
+    ProjectionSql projectionSql = new ProjectionSql(database.transactions(), positions);
     CommandLedger ledger = new CommandLedger(database.transactions());
     SameTransactionWrites writes = new SameTransactionWrites();
     FencingInterceptor fencing = new FencingInterceptor(database.transactions());

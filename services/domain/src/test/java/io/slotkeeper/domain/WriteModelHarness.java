@@ -2,12 +2,17 @@ package io.slotkeeper.domain;
 
 import static org.awaitility.Awaitility.await;
 
+import io.slotkeeper.events.StreamIds;
+import io.slotkeeper.events.inventory.InventoryEvent.StockReceived;
 import io.slotkeeper.platform.config.PostgresEndpoint;
 import io.slotkeeper.platform.db.Database;
 import io.slotkeeper.testing.TestInfra;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.eventhandling.GenericDomainEventMessage;
 
 /** A fresh database with the schema, and write models on it; closes what it opened. */
 public final class WriteModelHarness implements AutoCloseable {
@@ -53,6 +58,16 @@ public final class WriteModelHarness implements AutoCloseable {
   /** Waits (projections lag) until the query returns the expected number. */
   public void awaitLong(long expected, String sql) {
     await().atMost(Duration.ofSeconds(20)).until(() -> queryLong(sql) == expected);
+  }
+
+  /** The first event of a SKU's stock, as a command would store it (for tests that append). */
+  public static DomainEventMessage<StockReceived> firstStockReceived(String sku) {
+    return new GenericDomainEventMessage<>(
+        "Inventory",
+        StreamIds.inventory(sku),
+        0,
+        new StockReceived(sku, 5, "test", 5, 0),
+        Map.of("commandId", "cmd-" + sku));
   }
 
   @Override

@@ -34,9 +34,10 @@ public final class ProjectionSql {
   private final String resourceKey =
       ProjectionSql.class.getName() + "@" + System.identityHashCode(this);
 
-  public ProjectionSql(ConnectionProvider connections) {
+  /** Helpers writing on {@code connections}, positions looked up through {@code positions}. */
+  public ProjectionSql(ConnectionProvider connections, EventPositions positions) {
     this.connections = connections;
-    this.positions = new EventPositions(connections);
+    this.positions = positions;
   }
 
   /** Runs an update now (e.g. a reset handler's delete); returns the row count. */
@@ -65,7 +66,8 @@ public final class ProjectionSql {
 
   /**
    * The event's global position (its index in the store). Looked up by the event's identifier,
-   * never taken from the tracking token (see {@link EventPositions}); one query per batch.
+   * never taken from the tracking token (see {@link EventPositions}); usually known from the fetch,
+   * otherwise one query per batch.
    */
   public long positionOf(String eventIdentifier) {
     return positions.of(eventIdentifier);

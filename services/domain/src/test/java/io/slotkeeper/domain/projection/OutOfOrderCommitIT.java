@@ -4,14 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.slotkeeper.domain.WriteModelHarness;
 import io.slotkeeper.events.StreamIds;
-import io.slotkeeper.events.inventory.InventoryEvent.StockReceived;
 import io.slotkeeper.platform.axon.AxonStorage;
 import io.slotkeeper.platform.db.Database;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import org.axonframework.common.transaction.Transaction;
-import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -43,13 +40,7 @@ class OutOfOrderCommitIT {
   }
 
   private void append(String sku) {
-    engine.appendEvents(
-        new GenericDomainEventMessage<>(
-            "Inventory",
-            StreamIds.inventory(sku),
-            0,
-            new StockReceived(sku, 5, "test", 5, 0),
-            Map.of("commandId", "cmd-" + sku)));
+    engine.appendEvents(WriteModelHarness.firstStockReceived(sku));
   }
 
   @Test

@@ -7,6 +7,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.axonframework.common.jdbc.ConnectionProvider;
@@ -22,9 +23,12 @@ import org.axonframework.messaging.unitofwork.UnitOfWork;
  * seen so far, so an event whose transaction committed late (filling a gap) would be reported at a
  * later event's position. The chaos test caught exactly that in the read tables.
  *
- * <p>Inside a processor's batch (a {@link BatchingUnitOfWork}), the positions of all the batch's
- * events are read with one query, at the first event, and kept on the unit of work: one round trip
- * per batch instead of one per event.
+ * <p>The event store engine tells this class each event's position as it fetches it ({@link
+ * #fetched}, see {@link AxonStorage}), and a processor handles events shortly after they were
+ * fetched: so its events' positions are usually known and cost no query. Otherwise, inside a
+ * processor's batch (a {@link BatchingUnitOfWork}), the positions of all the batch's events are
+ * read with one query, at the first event, and kept on the unit of work: one round trip per batch
+ * instead of one per event.
  */
 public final class EventPositions {
 
@@ -34,7 +38,18 @@ public final class EventPositions {
       "SELECT event_identifier, global_index FROM domain_event_entry"
           + " WHERE event_identifier = ANY(?)";
 
+  /** Fetched positions remembered: far more than the processors' lag under load needs. */
+  static final int REMEMBERED = 32_768;
+
   private final ConnectionProvider connections;
+  // Positions are immutable once stored, so remembered ones never go stale; oldest leave first.
+  private final Map<String, Long> fetched =
+      new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
+          return size() > REMEMBERED;
+        }
+      };
   // One resource per instance: two helpers on one unit of work must not share a map by accident.
   private final String resourceKey =
       EventPositions.class.getName() + "@" + System.identityHashCode(this);
@@ -43,8 +58,22 @@ public final class EventPositions {
     this.connections = connections;
   }
 
+  /** Remembers the position of an event the store just read (called by the storage engine). */
+  public void fetched(String eventIdentifier, long position) {
+    synchronized (fetched) {
+      fetched.put(eventIdentifier, position);
+    }
+  }
+
   /** The event's position; inside a transaction, on that transaction's connection. */
   public long of(String eventIdentifier) {
+    Long known;
+    synchronized (fetched) {
+      known = fetched.get(eventIdentifier);
+    }
+    if (known != null) {
+      return known;
+    }
     Long batched = CurrentUnitOfWork.map(uow -> ofBatch(uow).get(eventIdentifier)).orElse(null);
     return batched != null ? batched : single(eventIdentifier);
   }
