@@ -197,7 +197,7 @@ public final class Slotkeeper implements AutoCloseable {
             redis,
             new IdempotencyStore(
                 // Key claims and saved successes need no WAL flush of their own (see the store).
-                ReadPools.createRelaxedCommit(
+                ReadPools.createKeyStore(
                     vertx,
                     infra.postgres(),
                     config.pgClientPoolSize(),

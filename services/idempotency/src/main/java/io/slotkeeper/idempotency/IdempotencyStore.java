@@ -26,8 +26,8 @@ import org.axonframework.common.jdbc.ConnectionProvider;
  * command IDs derive from the key, so a re-execution is a duplicate.
  *
  * <p>Durability: the store may run on a pool with {@code synchronous_commit = off} (see {@link
- * io.slotkeeper.platform.db.ReadPools#createRelaxedCommit}), which saves a WAL flush per claim and
- * per saved success. Nothing acknowledged can be lost that way: the claim's WAL record precedes the
+ * io.slotkeeper.platform.db.ReadPools#createKeyStore}), which saves a WAL flush per claim and per
+ * saved success. Nothing acknowledged can be lost that way: the claim's WAL record precedes the
  * command's own synchronous commit, which flushes it; a success whose saved response is lost in a
  * PostgreSQL crash is answered again, identically, by re-running the command, which the command
  * ledger answers as a duplicate with its recorded result. A rejection has no command commit to
@@ -45,7 +45,7 @@ public final class IdempotencyStore {
           + " idempotency_keys.locked_until < now() AS abandoned,"
           + " idempotency_keys.response_status, idempotency_keys.response_headers,"
           + " idempotency_keys.response_body";
-  private static final String READ =
+  static final String READ =
       "SELECT " + HOLDER_COLUMNS + " FROM idempotency_keys WHERE idem_key = $1";
   private static final String TAKE_OVER =
       "UPDATE idempotency_keys SET locked_until = now() + make_interval(secs => $2)"
@@ -56,12 +56,15 @@ public final class IdempotencyStore {
           + " response_status = $2, response_headers = $3, response_body = $4"
           + " WHERE idem_key = $1";
   // The responses of a command transaction's requests, in one statement at its commit.
-  private static final String COMPLETE_ALL =
+  static final String COMPLETE_ALL =
       "UPDATE idempotency_keys k SET state = 'COMPLETED', locked_until = NULL,"
           + " response_status = v.status, response_headers = v.headers::jsonb,"
           + " response_body = v.body"
           + " FROM unnest(?::varchar[], ?::int[], ?::text[], ?::text[])"
-          + " AS v(idem_key, status, headers, body) WHERE k.idem_key = v.idem_key";
+          + " AS v(idem_key, status, headers, body) WHERE k.idem_key = v.idem_key"
+          // The keys again, as an index condition (see KEYED_PLANS): not a join the plan may
+          // turn into a scan of the whole table.
+          + " AND k.idem_key = ANY(?::varchar[])";
   private static final String COMMAND_QUEUE = IdempotencyStore.class.getName() + ".withCommand";
   private static final String RELEASE =
       "DELETE FROM idempotency_keys WHERE idem_key = $1 AND state = 'IN_FLIGHT'";
@@ -182,6 +185,7 @@ public final class IdempotencyStore {
     try (Connection c = commandTransactions.getConnection();
         PreparedStatement ps = c.prepareStatement(COMPLETE_ALL)) {
       UnnestColumns.bind(c, ps, rows, "varchar", "int4", "text", "text");
+      ps.setArray(5, c.createArrayOf("varchar", rows.stream().map(r -> r[0]).toArray()));
       ps.executeUpdate();
     } catch (SQLException e) {
       throw new IllegalStateException("cannot save the responses of idempotency keys", e);

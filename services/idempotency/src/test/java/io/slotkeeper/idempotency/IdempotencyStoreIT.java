@@ -30,7 +30,7 @@ class IdempotencyStoreIT {
     Database.open(db, 2, "idem-test").close(); // migrates the schema
     vertx = Vertx.vertx();
     // The pool the service gives the store: commits without waiting for the WAL flush.
-    pool = ReadPools.createRelaxedCommit(vertx, db, 4, "idem-test");
+    pool = ReadPools.createKeyStore(vertx, db, 4, "idem-test");
     store = new IdempotencyStore(pool, null, Duration.ofHours(24), Duration.ofSeconds(30));
   }
 

@@ -10,8 +10,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The JDBC side of PostgreSQL: the Hikari pool of commands (and of everything else on JDBC), a
- * small pool for the event processors' transactions, and the schema migrations.
+ * The JDBC side of PostgreSQL: the Hikari pool of commands, a pool for the event processors'
+ * transactions, a small pool for everything else on JDBC (jobs, reports, lag queries), and the
+ * schema migrations.
  */
 public final class Database implements AutoCloseable {
 
@@ -29,25 +30,47 @@ public final class Database implements AutoCloseable {
    * statement to a generic plan after five executions, chosen on the table as it was then: on a
    * fresh or young database that is a sequential scan, kept while the table grows. The event
    * position lookup of every projection batch ran such a plan, 37 ms a batch at 50,000 events and
-   * growing with the store, and held the read tables seconds behind the commands.
+   * growing with the store, and held the read tables seconds behind the commands. For pools whose
+   * statements have no fixed shape: reads, jobs and reports.
    */
   public static final String CUSTOM_PLANS = "plan_cache_mode=force_custom_plan";
 
+  /**
+   * Plans made once per connection and statement, on pools whose every statement reaches its rows
+   * through an index condition — a key, a key array ({@code = ANY}) or an indexed range (commands,
+   * processors, idempotency keys). Planning each execution cost PostgreSQL about a quarter of its
+   * CPU per command (~100 µs per order, pg_stat_statements). The trap of {@link #CUSTOM_PLANS} is
+   * closed differently: with sequential scans ruled out, and no statement joining a table without
+   * an index condition on it, a generic plan made on a tiny table is the index plan it should be on
+   * a large one ({@code KeyedPlansIT}, {@code PositionLookupPlanIT}). A statement added to these
+   * pools must keep to that rule.
+   */
+  public static final String KEYED_PLANS = "plan_cache_mode=auto -c enable_seqscan=off";
+
+  /** Connections of the pool for jobs, reports and other statements off the write path. */
+  static final int TASK_POOL_SIZE = 4;
+
   private final HikariDataSource dataSource;
   private final HikariDataSource processorDataSource;
+  private final HikariDataSource taskDataSource;
   private final JdbcTransactionManager transactions;
   private final JdbcTransactionManager processorTransactions;
 
-  private Database(HikariDataSource dataSource, HikariDataSource processorDataSource) {
+  private Database(
+      HikariDataSource dataSource,
+      HikariDataSource processorDataSource,
+      HikariDataSource taskDataSource) {
     this.dataSource = dataSource;
     this.processorDataSource = processorDataSource;
+    this.taskDataSource = taskDataSource;
     this.transactions = new JdbcTransactionManager(dataSource);
     this.processorTransactions = new JdbcTransactionManager(processorDataSource);
   }
 
   /** Opens the pool and migrates the schema (safe when several instances start at once). */
   public static Database open(PostgresEndpoint endpoint, int poolSize, String instanceId) {
-    HikariDataSource ds = new HikariDataSource(config(endpoint, poolSize, instanceId, ""));
+    HikariDataSource ds =
+        new HikariDataSource(config(endpoint, poolSize, instanceId, "", KEYED_PLANS));
     try {
       migrate(ds);
     } catch (RuntimeException e) {
@@ -57,14 +80,22 @@ public final class Database implements AutoCloseable {
     // A processor's transaction (read rows + token, or the Redis publisher's token) needs no WAL
     // flush of its own: lost in a PostgreSQL crash, rows and token are lost together and the
     // events are processed again. Commands keep synchronous commits.
-    HikariConfig relaxed = config(endpoint, PROCESSOR_POOL_SIZE, instanceId, "-processors");
+    HikariConfig relaxed =
+        config(
+            endpoint,
+            PROCESSOR_POOL_SIZE,
+            instanceId,
+            "-processors",
+            KEYED_PLANS + " -c synchronous_commit=off");
     relaxed.setMinimumIdle(2);
-    relaxed.addDataSourceProperty("options", "-c " + CUSTOM_PLANS + " -c synchronous_commit=off");
-    return new Database(ds, new HikariDataSource(relaxed));
+    HikariConfig tasks = config(endpoint, TASK_POOL_SIZE, instanceId, "-tasks", CUSTOM_PLANS);
+    tasks.setMinimumIdle(1);
+    return new Database(ds, new HikariDataSource(relaxed), new HikariDataSource(tasks));
   }
 
+  /** {@code settings}: the connection's PostgreSQL settings, as {@code a=b -c c=d}. */
   private static HikariConfig config(
-      PostgresEndpoint endpoint, int poolSize, String instanceId, String suffix) {
+      PostgresEndpoint endpoint, int poolSize, String instanceId, String suffix, String settings) {
     HikariConfig hc = new HikariConfig();
     hc.setJdbcUrl(endpoint.jdbcUrl());
     hc.setUsername(endpoint.user());
@@ -77,7 +108,7 @@ public final class Database implements AutoCloseable {
     hc.setInitializationFailTimeout(15_000);
     hc.addDataSourceProperty("ApplicationName", "slotkeeper-" + instanceId + suffix);
     hc.addDataSourceProperty("reWriteBatchedInserts", "true");
-    hc.addDataSourceProperty("options", "-c " + CUSTOM_PLANS);
+    hc.addDataSourceProperty("options", "-c " + settings);
     return hc;
   }
 
@@ -103,10 +134,15 @@ public final class Database implements AutoCloseable {
   public void bindMetrics(Object meterRegistry) {
     dataSource.setMetricRegistry(meterRegistry);
     processorDataSource.setMetricRegistry(meterRegistry);
+    taskDataSource.setMetricRegistry(meterRegistry);
   }
 
+  /**
+   * Connections for statements off the write path (jobs, reports, lag and housekeeping queries):
+   * planned for their parameters, since their shapes are free (scans, joins, aggregates).
+   */
   public DataSource dataSource() {
-    return dataSource;
+    return taskDataSource;
   }
 
   public JdbcTransactionManager transactions() {
@@ -124,6 +160,7 @@ public final class Database implements AutoCloseable {
 
   @Override
   public void close() {
+    taskDataSource.close();
     processorDataSource.close();
     dataSource.close();
   }

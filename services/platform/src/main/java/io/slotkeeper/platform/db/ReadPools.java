@@ -18,15 +18,21 @@ public final class ReadPools {
   }
 
   /**
-   * A pool whose commits do not wait for the WAL flush ({@code synchronous_commit = off}), for
-   * writes whose loss in a PostgreSQL crash is recovered by a later synchronous commit or by
-   * re-running a deterministic command (the idempotency keys; see IdempotencyStore). Never for
-   * anything that is itself the record of an acknowledged effect.
+   * The pool of the idempotency keys (see IdempotencyStore): its commits do not wait for the WAL
+   * flush ({@code synchronous_commit = off}), because a lost claim or saved success is recovered by
+   * the command's later synchronous commit or by re-running the deterministic command; and, as
+   * every statement reaches its rows through the key index, its plans are made once per connection
+   * (see {@link Database#KEYED_PLANS}). Never for anything that is itself the record of an
+   * acknowledged effect.
    */
-  public static Pool createRelaxedCommit(
+  public static Pool createKeyStore(
       Vertx vertx, PostgresEndpoint pg, int size, String applicationName) {
-    return build(
-        vertx, size, options(pg, applicationName).addProperty("synchronous_commit", "off"));
+    PgConnectOptions connect =
+        options(pg, applicationName)
+            .addProperty("synchronous_commit", "off")
+            .addProperty("plan_cache_mode", "auto")
+            .addProperty("enable_seqscan", "off");
+    return build(vertx, size, connect);
   }
 
   private static Pool build(Vertx vertx, int size, PgConnectOptions connect) {

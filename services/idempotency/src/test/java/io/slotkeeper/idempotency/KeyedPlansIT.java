@@ -1,0 +1,123 @@
+package io.slotkeeper.idempotency;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.slotkeeper.platform.config.PostgresEndpoint;
+import io.slotkeeper.platform.db.Database;
+import io.slotkeeper.testing.TestInfra;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.Properties;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The key store plans its statements once per connection ({@link Database#KEYED_PLANS}). A generic
+ * plan is made on the table as it is when first needed; this shows that, made on a table of one
+ * key, the store's plans still read a handful of pages once the table holds 20,000 keys — and that
+ * a statement joining the table without an index condition on it would read all of it, which is why
+ * every statement on these pools names its keys as an index condition.
+ */
+class KeyedPlansIT {
+
+  static PostgresEndpoint db;
+
+  @BeforeAll
+  static void setUp() {
+    db = TestInfra.freshDatabase("plans");
+    Database.open(db, 2, "plans-test").close(); // migrates the schema
+  }
+
+  @Test
+  void plansMadeOnATinyTableStillReadOnlyTheirKeysOnceItIsLarge() throws Exception {
+    assertThat(
+            pagesReadAfterGrowth(
+                "PREPARE claim(varchar[], varchar[], varchar[], float8, float8) AS "
+                    + ClaimBatcher.CLAIM_ALL,
+                "claim('{a}', '{op}', '{f}', 30, 86400)",
+                "claim('{b,k7}', '{op,op}', '{f,f}', 30, 86400)"))
+        .isLessThan(40);
+    assertThat(
+            pagesReadAfterGrowth(
+                "PREPARE complete_all(varchar[], int[], text[], text[], varchar[]) AS "
+                    + numbered(IdempotencyStore.COMPLETE_ALL),
+                "complete_all('{one}', '{200}', '{\"{}\"}', '{x}', '{one}')",
+                "complete_all('{k9}', '{200}', '{\"{}\"}', '{x}', '{k9}')"))
+        .isLessThan(40);
+    assertThat(
+            pagesReadAfterGrowth(
+                "PREPARE read_key(varchar) AS " + IdempotencyStore.READ,
+                "read_key('one')",
+                "read_key('k11')"))
+        .isLessThan(40);
+  }
+
+  @Test
+  void aJoinWithoutAnIndexConditionReadsTheWholeTable() throws Exception {
+    String joinOnly =
+        numbered(IdempotencyStore.COMPLETE_ALL).replace(" AND k.idem_key = ANY($5::varchar[])", "");
+    assertThat(joinOnly).doesNotContain("ANY");
+    assertThat(
+            pagesReadAfterGrowth(
+                "PREPARE complete_all(varchar[], int[], text[], text[]) AS " + joinOnly,
+                "complete_all('{one}', '{200}', '{\"{}\"}', '{x}')",
+                "complete_all('{k9}', '{200}', '{\"{}\"}', '{x}')"))
+        .isGreaterThan(100);
+  }
+
+  /**
+   * On a connection with the key pools' settings, in one transaction rolled back: prepares a
+   * statement and executes it ({@code first}) on an analyzed table of one key, which makes its
+   * generic plan (as PostgreSQL would after five executions); grows the table to 20,000 keys;
+   * returns the shared pages that executing {@code then} with that plan touches.
+   */
+  private static long pagesReadAfterGrowth(String prepare, String first, String then)
+      throws Exception {
+    Properties props = new Properties();
+    props.setProperty("user", db.user());
+    props.setProperty("password", db.password());
+    props.setProperty("options", "-c " + Database.KEYED_PLANS);
+    try (Connection c = DriverManager.getConnection(db.jdbcUrl(), props);
+        Statement st = c.createStatement()) {
+      c.setAutoCommit(false);
+      st.execute(
+          "INSERT INTO idempotency_keys (idem_key, operation, fingerprint, state, expires_at)"
+              + " VALUES ('one', 'op', 'f', 'COMPLETED', now() + interval '1 day')");
+      // Statistics of the tiny table, as autovacuum would gather them on a young database.
+      st.execute("ANALYZE idempotency_keys");
+      st.execute("SET LOCAL plan_cache_mode = force_generic_plan");
+      st.execute(prepare);
+      st.execute("EXECUTE " + first);
+      st.execute(
+          "INSERT INTO idempotency_keys (idem_key, operation, fingerprint, state, expires_at)"
+              + " SELECT 'k' || i, 'op', 'f', 'COMPLETED', now() + interval '1 day'"
+              + " FROM generate_series(1, 20000) i");
+      try (ResultSet rs =
+          st.executeQuery("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE " + then)) {
+        rs.next();
+        JsonObject plan = new JsonArray(rs.getString(1)).getJsonObject(0).getJsonObject("Plan");
+        return plan.getLong("Shared Hit Blocks") + plan.getLong("Shared Read Blocks");
+      } finally {
+        c.rollback();
+      }
+    }
+  }
+
+  /** JDBC's {@code ?} placeholders as PostgreSQL's {@code $1, $2, ...}. */
+  private static String numbered(String sql) {
+    StringBuilder out = new StringBuilder();
+    int n = 0;
+    for (char ch : sql.toCharArray()) {
+      if (ch == '?') {
+        out.append('$').append(++n);
+      } else {
+        out.append(ch);
+      }
+    }
+    return out.toString();
+  }
+}
