@@ -21,12 +21,13 @@ import org.junit.jupiter.api.Test;
 class IdempotencyStoreIT {
 
   static Vertx vertx;
+  static PostgresEndpoint db;
   static Pool pool;
   static IdempotencyStore store;
 
   @BeforeAll
   static void setUp() {
-    PostgresEndpoint db = TestInfra.freshDatabase("idem");
+    db = TestInfra.freshDatabase("idem");
     Database.open(db, 2, "idem-test").close(); // migrates the schema
     vertx = Vertx.vertx();
     // The pool the service gives the store: commits without waiting for the WAL flush.
@@ -187,6 +188,24 @@ class IdempotencyStoreIT {
           .isEqualTo(new Claim.Replay(new StoredResponse(200, Map.of(), "{\"raced\":1}")));
     } finally {
       other.close();
+    }
+  }
+
+  @Test
+  void aPoolThatRefusesEveryStatementFailsEveryClaimWithoutStalling() throws Exception {
+    // A closed pool refuses every statement (Vert.x 5 through the future, not by throwing): with
+    // one statement allowed in flight, every claim must fail, none wait for a slot that a refused
+    // statement never gave back.
+    io.vertx.sqlclient.Pool closed = ReadPools.createKeyStore(vertx, db, 1, "idem-closed");
+    await(closed.close());
+    ClaimBatcher claims = new ClaimBatcher(closed, 30, 86_400, 1, 10);
+    List<io.vertx.core.Future<ClaimBatcher.Outcome>> answers = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      answers.add(claims.claim("refused-" + i, "op", "f"));
+    }
+    for (io.vertx.core.Future<ClaimBatcher.Outcome> answer : answers) {
+      assertThat(answer.toCompletionStage().toCompletableFuture())
+          .failsWithin(java.time.Duration.ofSeconds(5));
     }
   }
 }
