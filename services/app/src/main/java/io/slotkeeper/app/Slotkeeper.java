@@ -97,7 +97,9 @@ public final class Slotkeeper implements AutoCloseable {
     new UptimeMetrics().bindTo(meters);
     SlotkeeperMetrics metrics = new SlotkeeperMetrics(meters);
 
-    Database database = Database.open(infra.postgres(), config.jdbcPoolSize(), config.instanceId());
+    Database database =
+        Database.open(
+            infra.postgres(), config.jdbcPoolSize(), config.taskPoolSize(), config.instanceId());
     toClose.push(database);
     database.bindMetrics(meters);
 

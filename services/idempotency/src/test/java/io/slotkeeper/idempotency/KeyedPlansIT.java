@@ -57,6 +57,44 @@ class KeyedPlansIT {
   }
 
   @Test
+  void eachPoolPlansAsItsStatementsNeed() throws Exception {
+    try (Database database = Database.open(db, 2, "plans-pools")) {
+      assertThat(settings(database.transactions().getConnection())).isEqualTo("auto off");
+      assertThat(settings(database.processorTransactions().getConnection())).isEqualTo("auto off");
+      // Jobs and reports scan and join freely: planned for their parameters every time.
+      assertThat(settings(database.dataSource().getConnection())).isEqualTo("force_custom_plan on");
+    }
+    io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
+    try {
+      io.vertx.sqlclient.Pool keys =
+          io.slotkeeper.platform.db.ReadPools.createKeyStore(vertx, db, 1, "plans-keys");
+      io.vertx.sqlclient.Row row =
+          keys.query(
+                  "SELECT current_setting('plan_cache_mode'), current_setting('enable_seqscan'),"
+                      + " current_setting('synchronous_commit')")
+              .execute()
+              .await(10, java.util.concurrent.TimeUnit.SECONDS)
+              .iterator()
+              .next();
+      assertThat(row.getString(0) + " " + row.getString(1) + " " + row.getString(2))
+          .isEqualTo("auto off off");
+    } finally {
+      vertx.close().await(10, java.util.concurrent.TimeUnit.SECONDS);
+    }
+  }
+
+  private static String settings(Connection c) throws Exception {
+    try (c;
+        Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT current_setting('plan_cache_mode'), current_setting('enable_seqscan')")) {
+      rs.next();
+      return rs.getString(1) + " " + rs.getString(2);
+    }
+  }
+
+  @Test
   void aJoinWithoutAnIndexConditionReadsTheWholeTable() throws Exception {
     String joinOnly =
         numbered(IdempotencyStore.COMPLETE_ALL).replace(" AND k.idem_key = ANY($5::varchar[])", "");

@@ -1,5 +1,6 @@
 package io.slotkeeper.platform.config;
 
+import io.slotkeeper.platform.db.Database;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.management.ManagementFactory;
@@ -32,6 +33,7 @@ public record SlotkeeperConfig(
     int commandBatches,
     int jdbcPoolSize,
     int pgClientPoolSize,
+    int taskPoolSize,
     boolean timersEnabled,
     Optional<String> jobsFile,
     int grpcPort,
@@ -96,10 +98,12 @@ public record SlotkeeperConfig(
         commandThreads,
         s.intRange(
             "SLOTKEEPER_COMMAND_BATCHES", defaultCommandBatches(commandThreads), 1, commandThreads),
-        // Every command thread holds a connection for its transaction; the rest is for the
-        // fulfilment flow, lag checks and the like. Smaller just makes commands queue for it.
+        // Every command thread holds a connection for its transaction; the rest is for the event
+        // store's own reads (the processors' fetch). Smaller just makes commands queue for it.
         s.intRange("SLOTKEEPER_JDBC_POOL_SIZE", commandThreads + 4, 2, 500),
         s.intRange("SLOTKEEPER_PG_CLIENT_POOL_SIZE", 8, 1, 500),
+        // Jobs, reports, the fulfilment flow's and the lag checks' queries: one statement each.
+        s.intRange("SLOTKEEPER_TASK_POOL_SIZE", Database.TASK_POOL_SIZE, 1, 500),
         s.bool("SLOTKEEPER_TIMERS_ENABLED", true),
         s.optional("SLOTKEEPER_JOBS_FILE"),
         s.port("SLOTKEEPER_GRPC_PORT", 9090),

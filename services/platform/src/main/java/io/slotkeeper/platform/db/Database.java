@@ -48,7 +48,7 @@ public final class Database implements AutoCloseable {
   public static final String KEYED_PLANS = "plan_cache_mode=auto -c enable_seqscan=off";
 
   /** Connections of the pool for jobs, reports and other statements off the write path. */
-  static final int TASK_POOL_SIZE = 4;
+  public static final int TASK_POOL_SIZE = 4;
 
   private final HikariDataSource dataSource;
   private final HikariDataSource processorDataSource;
@@ -69,6 +69,12 @@ public final class Database implements AutoCloseable {
 
   /** Opens the pool and migrates the schema (safe when several instances start at once). */
   public static Database open(PostgresEndpoint endpoint, int poolSize, String instanceId) {
+    return open(endpoint, poolSize, TASK_POOL_SIZE, instanceId);
+  }
+
+  /** As above, with {@code taskPoolSize} connections for statements off the write path. */
+  public static Database open(
+      PostgresEndpoint endpoint, int poolSize, int taskPoolSize, String instanceId) {
     HikariDataSource ds =
         new HikariDataSource(config(endpoint, poolSize, instanceId, "", KEYED_PLANS));
     try {
@@ -88,7 +94,7 @@ public final class Database implements AutoCloseable {
             "-processors",
             KEYED_PLANS + " -c synchronous_commit=off");
     relaxed.setMinimumIdle(2);
-    HikariConfig tasks = config(endpoint, TASK_POOL_SIZE, instanceId, "-tasks", CUSTOM_PLANS);
+    HikariConfig tasks = config(endpoint, taskPoolSize, instanceId, "-tasks", CUSTOM_PLANS);
     tasks.setMinimumIdle(1);
     return new Database(ds, new HikariDataSource(relaxed), new HikariDataSource(tasks));
   }

@@ -44,6 +44,16 @@ class SlotkeeperConfigTest {
   }
 
   @Test
+  void theTaskPoolHasFourConnectionsUnlessSetAndAtLeastOne() {
+    assertThat(SlotkeeperConfig.from(Map.of()).taskPoolSize()).isEqualTo(4);
+    assertThat(SlotkeeperConfig.from(Map.of("SLOTKEEPER_TASK_POOL_SIZE", "12")).taskPoolSize())
+        .isEqualTo(12);
+    assertThatThrownBy(() -> SlotkeeperConfig.from(Map.of("SLOTKEEPER_TASK_POOL_SIZE", "0")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("SLOTKEEPER_TASK_POOL_SIZE");
+  }
+
+  @Test
   void commandBatchesDefaultToTwoAndNeverExceedTheCommandThreads() {
     assertThat(SlotkeeperConfig.from(Map.of()).commandBatches()).isEqualTo(2);
     assertThat(SlotkeeperConfig.from(Map.of("SLOTKEEPER_COMMAND_THREADS", "1")).commandBatches())
