@@ -6,6 +6,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
@@ -70,6 +73,13 @@ public final class SlotkeeperMetrics {
   };
 
   private final MeterRegistry registry;
+  // The per-request meters, by their tags (see command()).
+  private final Map<Series, Counter> commandCounters = new ConcurrentHashMap<>();
+  private final Map<String, Timer> commandTimers = new ConcurrentHashMap<>();
+  private final Map<Series, Counter> idempotencyCounters = new ConcurrentHashMap<>();
+
+  /** Two tag values that name a series. */
+  private record Series(String first, String second) {}
 
   public SlotkeeperMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -122,27 +132,41 @@ public final class SlotkeeperMetrics {
   }
 
   public void command(String command, CommandOutcome outcome, long nanos) {
-    Counter.builder("slotkeeper.commands")
-        .description("commands sent to the write side, by outcome")
-        .tag("command", command)
-        .tag("outcome", outcome.tag())
-        .register(registry)
+    // Looked up once per series: building and registering a meter per command cost the event
+    // loops ~5% of their samples (Meter.Id, tags, the registry's map).
+    commandCounters
+        .computeIfAbsent(
+            new Series(command, outcome.tag()),
+            k ->
+                Counter.builder("slotkeeper.commands")
+                    .description("commands sent to the write side, by outcome")
+                    .tag("command", command)
+                    .tag("outcome", outcome.tag())
+                    .register(registry))
         .increment();
-    Timer.builder("slotkeeper.command.duration")
-        .description("from sending a command to its outcome, retries included")
-        .tag("command", command)
-        .serviceLevelObjectives(SLO_BUCKETS)
-        .register(registry)
-        .record(Duration.ofNanos(nanos));
+    commandTimers
+        .computeIfAbsent(
+            command,
+            k ->
+                Timer.builder("slotkeeper.command.duration")
+                    .description("from sending a command to its outcome, retries included")
+                    .tag("command", command)
+                    .serviceLevelObjectives(SLO_BUCKETS)
+                    .register(registry))
+        .record(nanos, TimeUnit.NANOSECONDS);
   }
 
   /** {@code result}: new, replayed, conflict or mismatch. */
   public void idempotencyRequest(String route, String result) {
-    Counter.builder("slotkeeper.idempotency.requests")
-        .description("requests with an Idempotency-Key, by what the key store answered")
-        .tag("route", route)
-        .tag("result", result)
-        .register(registry)
+    idempotencyCounters
+        .computeIfAbsent(
+            new Series(route, result),
+            k ->
+                Counter.builder("slotkeeper.idempotency.requests")
+                    .description("requests with an Idempotency-Key, by what the key store answered")
+                    .tag("route", route)
+                    .tag("result", result)
+                    .register(registry))
         .increment();
   }
 
