@@ -32,9 +32,8 @@ final class ClaimBatcher {
   // The claim of IdempotencyStore for many keys, answered in one round trip: each key comes back
   // with whether it was claimed (inserted, or expired and replaced) and the row that held it before
   // the statement (ignored when claimed), so a replay, an in-flight or a mismatched key needs no
-  // second statement. The
-  // outer SELECT reads the snapshot taken before the insert: a key inserted by a transaction that
-  // committed meanwhile comes back with no row, and the store reads it again.
+  // second statement. The outer SELECT reads the snapshot taken before the insert: a key inserted
+  // by a transaction that committed meanwhile comes back with no row, and the store reads it again.
   static final String CLAIM_ALL =
       "WITH c AS (SELECT k, o, f FROM unnest($1::varchar[], $2::varchar[], $3::varchar[])"
           + " AS c(k, o, f)),"

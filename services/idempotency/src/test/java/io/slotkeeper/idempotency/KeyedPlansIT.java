@@ -118,7 +118,7 @@ class KeyedPlansIT {
     Properties props = new Properties();
     props.setProperty("user", db.user());
     props.setProperty("password", db.password());
-    props.setProperty("options", "-c " + Database.KEYED_PLANS);
+    props.setProperty("options", Database.options(Database.KEYED_PLANS));
     try (Connection c = DriverManager.getConnection(db.jdbcUrl(), props);
         Statement st = c.createStatement()) {
       c.setAutoCommit(false);

@@ -3,6 +3,9 @@ package io.slotkeeper.platform.db;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.slotkeeper.platform.config.PostgresEndpoint;
+import java.util.Map;
+import java.util.StringJoiner;
+import java.util.TreeMap;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.output.MigrateResult;
@@ -33,7 +36,8 @@ public final class Database implements AutoCloseable {
    * growing with the store, and held the read tables seconds behind the commands. For pools whose
    * statements have no fixed shape: reads, jobs and reports.
    */
-  public static final String CUSTOM_PLANS = "plan_cache_mode=force_custom_plan";
+  public static final Map<String, String> CUSTOM_PLANS =
+      Map.of("plan_cache_mode", "force_custom_plan");
 
   /**
    * Plans made once per connection and statement, on pools whose every statement reaches its rows
@@ -45,7 +49,11 @@ public final class Database implements AutoCloseable {
    * a large one ({@code KeyedPlansIT}, {@code PositionLookupPlanIT}). A statement added to these
    * pools must keep to that rule.
    */
-  public static final String KEYED_PLANS = "plan_cache_mode=auto -c enable_seqscan=off";
+  public static final Map<String, String> KEYED_PLANS =
+      Map.of("plan_cache_mode", "auto", "enable_seqscan", "off");
+
+  /** A pool's commits do not wait for the WAL flush (see each pool for why that is safe). */
+  static final Map<String, String> RELAXED_COMMIT = Map.of("synchronous_commit", "off");
 
   /** Connections of the pool for jobs, reports and other statements off the write path. */
   public static final int TASK_POOL_SIZE = 4;
@@ -76,7 +84,7 @@ public final class Database implements AutoCloseable {
   public static Database open(
       PostgresEndpoint endpoint, int poolSize, int taskPoolSize, String instanceId) {
     HikariDataSource ds =
-        new HikariDataSource(config(endpoint, poolSize, instanceId, "", KEYED_PLANS));
+        new HikariDataSource(config(endpoint, poolSize, instanceId, "", options(KEYED_PLANS)));
     try {
       migrate(ds);
     } catch (RuntimeException e) {
@@ -92,16 +100,30 @@ public final class Database implements AutoCloseable {
             PROCESSOR_POOL_SIZE,
             instanceId,
             "-processors",
-            KEYED_PLANS + " -c synchronous_commit=off");
+            options(KEYED_PLANS, RELAXED_COMMIT));
     relaxed.setMinimumIdle(2);
-    HikariConfig tasks = config(endpoint, taskPoolSize, instanceId, "-tasks", CUSTOM_PLANS);
+    HikariConfig tasks =
+        config(endpoint, taskPoolSize, instanceId, "-tasks", options(CUSTOM_PLANS));
     tasks.setMinimumIdle(1);
     return new Database(ds, new HikariDataSource(relaxed), new HikariDataSource(tasks));
   }
 
-  /** {@code settings}: the connection's PostgreSQL settings, as {@code a=b -c c=d}. */
+  /**
+   * PostgreSQL settings as the JDBC driver's {@code options} connection property ({@code -c a=b -c
+   * c=d}).
+   */
+  @SafeVarargs
+  public static String options(Map<String, String>... settings) {
+    StringJoiner options = new StringJoiner(" ");
+    for (Map<String, String> group : settings) {
+      new TreeMap<>(group).forEach((name, value) -> options.add("-c " + name + "=" + value));
+    }
+    return options.toString();
+  }
+
+  /** {@code options}: the connection's PostgreSQL settings (see {@link #options(Map[])}). */
   private static HikariConfig config(
-      PostgresEndpoint endpoint, int poolSize, String instanceId, String suffix, String settings) {
+      PostgresEndpoint endpoint, int poolSize, String instanceId, String suffix, String options) {
     HikariConfig hc = new HikariConfig();
     hc.setJdbcUrl(endpoint.jdbcUrl());
     hc.setUsername(endpoint.user());
@@ -114,7 +136,7 @@ public final class Database implements AutoCloseable {
     hc.setInitializationFailTimeout(15_000);
     hc.addDataSourceProperty("ApplicationName", "slotkeeper-" + instanceId + suffix);
     hc.addDataSourceProperty("reWriteBatchedInserts", "true");
-    hc.addDataSourceProperty("options", "-c " + settings);
+    hc.addDataSourceProperty("options", options);
     return hc;
   }
 

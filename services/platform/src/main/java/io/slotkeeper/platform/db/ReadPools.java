@@ -27,11 +27,9 @@ public final class ReadPools {
    */
   public static Pool createKeyStore(
       Vertx vertx, PostgresEndpoint pg, int size, String applicationName) {
-    PgConnectOptions connect =
-        options(pg, applicationName)
-            .addProperty("synchronous_commit", "off")
-            .addProperty("plan_cache_mode", "auto")
-            .addProperty("enable_seqscan", "off");
+    PgConnectOptions connect = options(pg, applicationName);
+    Database.KEYED_PLANS.forEach(connect::addProperty);
+    Database.RELAXED_COMMIT.forEach(connect::addProperty);
     return build(vertx, size, connect);
   }
 
@@ -49,17 +47,19 @@ public final class ReadPools {
   }
 
   private static PgConnectOptions options(PostgresEndpoint pg, String applicationName) {
-    return new PgConnectOptions()
-        .setHost(pg.host())
-        .setPort(pg.port())
-        .setDatabase(pg.database())
-        .setUser(pg.user())
-        .setPassword(pg.password())
-        .addProperty("application_name", applicationName)
-        // Planned for each request's parameters (see Database.CUSTOM_PLANS).
-        .addProperty("plan_cache_mode", "force_custom_plan")
-        // Named statements per connection: PostgreSQL parses and plans each query once, not on
-        // every request.
-        .setCachePreparedStatements(true);
+    PgConnectOptions options =
+        new PgConnectOptions()
+            .setHost(pg.host())
+            .setPort(pg.port())
+            .setDatabase(pg.database())
+            .setUser(pg.user())
+            .setPassword(pg.password())
+            .addProperty("application_name", applicationName)
+            // Named statements per connection: PostgreSQL parses each query once, not on every
+            // request.
+            .setCachePreparedStatements(true);
+    // Planned for each request's parameters unless the pool says otherwise (see Database).
+    Database.CUSTOM_PLANS.forEach(options::addProperty);
+    return options;
   }
 }
