@@ -29,11 +29,17 @@ public final class WriteModelHarness implements AutoCloseable {
 
   /** A new write model (its own command bus and processors) on the shared database. */
   public WriteModel start(String instanceId, boolean startProcessors) {
-    Database db = Database.open(endpoint, 8, instanceId);
+    Database db = database(8, instanceId);
     WriteModel model = WriteModel.start(db, new WriteModel.Options(instanceId, 4, startProcessors));
-    opened.add(db);
     opened.add(model);
     return model;
+  }
+
+  /** The JDBC pools of one more client of the shared database, closed with the harness. */
+  public Database database(int poolSize, String applicationName) {
+    Database db = Database.open(endpoint, poolSize, applicationName);
+    opened.add(db);
+    return db;
   }
 
   public PostgresEndpoint endpoint() {

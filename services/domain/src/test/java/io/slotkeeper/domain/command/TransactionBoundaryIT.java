@@ -28,13 +28,12 @@ class TransactionBoundaryIT {
   @BeforeEach
   void setUp() {
     harness = new WriteModelHarness("tx");
-    db = Database.open(harness.endpoint(), 4, "tx-test");
+    db = harness.database(4, "tx-test");
     engine = new AxonStorage(db).eventStorageEngine();
   }
 
   @AfterEach
   void tearDown() throws Exception {
-    db.close();
     harness.close();
   }
 

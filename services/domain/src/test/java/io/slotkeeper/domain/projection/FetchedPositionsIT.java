@@ -29,12 +29,11 @@ class FetchedPositionsIT {
   @BeforeEach
   void setUp() {
     harness = new WriteModelHarness("fetched");
-    db = Database.open(harness.endpoint(), 4, "fetched-test");
+    db = harness.database(4, "fetched-test");
   }
 
   @AfterEach
   void tearDown() throws Exception {
-    db.close();
     harness.close();
   }
 

@@ -29,13 +29,12 @@ class OutOfOrderCommitIT {
   void setUp() {
     harness = new WriteModelHarness("gaps");
     harness.start("projector", true);
-    db = Database.open(harness.endpoint(), 4, "writer");
+    db = harness.database(4, "writer");
     engine = new AxonStorage(db).eventStorageEngine();
   }
 
   @AfterEach
   void tearDown() throws Exception {
-    db.close();
     harness.close();
   }
 

@@ -33,12 +33,11 @@ class PositionLookupPlanIT {
   @BeforeEach
   void setUp() {
     harness = new WriteModelHarness("plans");
-    db = Database.open(harness.endpoint(), 4, "plans-test");
+    db = harness.database(4, "plans-test");
   }
 
   @AfterEach
   void tearDown() throws Exception {
-    db.close();
     harness.close();
   }
 
