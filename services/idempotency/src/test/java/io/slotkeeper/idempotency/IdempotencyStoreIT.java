@@ -204,8 +204,10 @@ class IdempotencyStoreIT {
       answers.add(claims.claim("refused-" + i, "op", "f"));
     }
     for (io.vertx.core.Future<ClaimBatcher.Outcome> answer : answers) {
+      // Failed, not timed out: failsWithin alone also accepts a future that never completes.
       assertThat(answer.toCompletionStage().toCompletableFuture())
-          .failsWithin(java.time.Duration.ofSeconds(5));
+          .failsWithin(java.time.Duration.ofSeconds(5))
+          .withThrowableOfType(java.util.concurrent.ExecutionException.class);
     }
   }
 }
