@@ -5,6 +5,7 @@ import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.net.URI;
+import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -56,34 +57,35 @@ final class CommandBench {
    */
   static Load.Call uniqueOrders(
       String baseUrl, String keyPrefix, List<Placed> saved, AtomicReference<Answered> answered) {
-    return (client, seq) -> {
+    return (http, client, seq) -> {
       String key = keyPrefix + "-" + client + "-" + seq;
       String body = orderBody(client, seq);
-      HttpResponse<String> r = Load.post(baseUrl + "/v1/orders", Bench.CLIENT_TOKEN, key, body);
-      if (r.statusCode() != 201) {
-        return false;
-      }
-      if (saved.size() < MAX_SAVED) {
-        saved.add(new Placed(key, body));
-      }
-      if (answered != null) {
-        Matcher m = ORDER_ID.matcher(r.body());
-        if (m.find()) {
-          answered.set(new Answered(m.group(1), System.nanoTime()));
-        }
-      }
-      return true;
+      return http.post(baseUrl + "/v1/orders", Bench.CLIENT_TOKEN, key, body)
+          .map(
+              r -> {
+                if (r.status() != 201) {
+                  return false;
+                }
+                if (saved.size() < MAX_SAVED) {
+                  saved.add(new Placed(key, body));
+                }
+                if (answered != null) {
+                  Matcher m = ORDER_ID.matcher(r.body());
+                  if (m.find()) {
+                    answered.set(new Answered(m.group(1), System.nanoTime()));
+                  }
+                }
+                return true;
+              });
     };
   }
 
   /** Replays: the same key and body as an applied order; success is a replayed 201. */
   static Load.Call replays(String baseUrl, List<Placed> saved) {
-    return (client, seq) -> {
+    return (http, client, seq) -> {
       Placed p = saved.get((int) ((client * 7919L + seq) % saved.size()));
-      HttpResponse<String> r =
-          Load.post(baseUrl + "/v1/orders", Bench.CLIENT_TOKEN, p.key(), p.body());
-      return r.statusCode() == 201
-          && "true".equals(r.headers().firstValue("Idempotent-Replayed").orElse(""));
+      return http.post(baseUrl + "/v1/orders", Bench.CLIENT_TOKEN, p.key(), p.body())
+          .map(r -> r.status() == 201 && "true".equals(r.headers().get("Idempotent-Replayed")));
     };
   }
 
@@ -178,20 +180,18 @@ final class CommandBench {
                 c,
                 s.warmupSeconds(),
                 s.loadSeconds(),
-                (client, seq) ->
-                    Load.post(
-                                    svc.baseUrl()
-                                        + "/v1/inventory/R-"
-                                        + client
-                                        + "-"
-                                        + (seq % 100)
-                                        + "/receipts",
-                                    Bench.CLIENT_TOKEN,
-                                    rPrefix + "-" + client + "-" + seq,
-                                    "{\"qty\":5}")
-                                .statusCode()
-                            / 100
-                        == 2);
+                (http, client, seq) ->
+                    http.post(
+                            svc.baseUrl()
+                                + "/v1/inventory/R-"
+                                + client
+                                + "-"
+                                + (seq % 100)
+                                + "/receipts",
+                            Bench.CLIENT_TOKEN,
+                            rPrefix + "-" + client + "-" + seq,
+                            "{\"qty\":5}")
+                        .map(r -> r.status() / 100 == 2));
         record(figures, "receipts", c, receipts);
         Bench.log("  receipts c=%d: %s", c, receipts);
 
@@ -244,23 +244,27 @@ final class CommandBench {
 
     @Override
     public void run() {
-      while (!stop.get()) {
-        Answered a = answered.getAndSet(null);
-        if (a == null) {
-          Bench.sleep(1);
-          continue;
-        }
-        try {
-          while (!stop.get()) {
-            if (Load.get(baseUrl + "/v1/orders/" + a.orderId(), Bench.CLIENT_TOKEN).statusCode()
-                == 200) {
-              lagMs.recordValue(Math.min((System.nanoTime() - a.nanos()) / 1_000_000, 600_000));
-              break;
+      try (Load.Http http = Load.http(1)) {
+        while (!stop.get()) {
+          Answered a = answered.getAndSet(null);
+          if (a == null) {
+            Bench.sleep(1);
+            continue;
+          }
+          try {
+            while (!stop.get()) {
+              if (http.get(baseUrl + "/v1/orders/" + a.orderId(), Bench.CLIENT_TOKEN)
+                      .await()
+                      .status()
+                  == 200) {
+                lagMs.recordValue(Math.min((System.nanoTime() - a.nanos()) / 1_000_000, 600_000));
+                break;
+              }
+              Bench.sleep(pollMs);
             }
+          } catch (Exception e) {
             Bench.sleep(pollMs);
           }
-        } catch (Exception e) {
-          Bench.sleep(pollMs);
         }
       }
     }
@@ -280,14 +284,18 @@ final class CommandBench {
     long count = 0;
     long t0 = System.nanoTime();
     try {
+      // The JDK client here: the SSE body is read as a plain line stream.
       HttpResponse<InputStream> r =
-          Load.HTTP.send(
-              HttpRequest.newBuilder(URI.create(baseUrl + "/v1/events/stream"))
-                  .header("Authorization", "Bearer " + Bench.CLIENT_TOKEN)
-                  .header("Last-Event-ID", Long.toString(from))
-                  .header("Accept", "text/event-stream")
-                  .build(),
-              HttpResponse.BodyHandlers.ofInputStream());
+          HttpClient.newBuilder()
+              .version(HttpClient.Version.HTTP_1_1)
+              .build()
+              .send(
+                  HttpRequest.newBuilder(URI.create(baseUrl + "/v1/events/stream"))
+                      .header("Authorization", "Bearer " + Bench.CLIENT_TOKEN)
+                      .header("Last-Event-ID", Long.toString(from))
+                      .header("Accept", "text/event-stream")
+                      .build(),
+                  HttpResponse.BodyHandlers.ofInputStream());
       InputStream body = r.body();
       Thread watchdog =
           new Thread(

@@ -1,7 +1,6 @@
 package io.slotkeeper.bench;
 
 import io.slotkeeper.platform.config.PostgresEndpoint;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -117,17 +116,18 @@ final class TimerBench {
     PostgresEndpoint db = bench.freshDatabase("catchup");
     Instant anchor = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(n);
     try (Bench.Service seed = bench.startService("catchup-seed-r" + rep, db, jobs, false)) {
-      try {
-        HttpResponse<String> r =
-            Load.post(
-                seed.baseUrl() + "/v1/jobs/" + job + "/runs",
-                Bench.OPERATOR_TOKEN,
-                bench.runId + "-seed-" + rep,
-                "{\"slot\":\"" + anchor + "\"}");
-        if (r.statusCode() / 100 != 2) {
-          throw new IllegalStateException("seeding slot: " + r.statusCode() + " " + r.body());
+      try (Load.Http http = Load.http(1)) {
+        Load.Answer r =
+            http.post(
+                    seed.baseUrl() + "/v1/jobs/" + job + "/runs",
+                    Bench.OPERATOR_TOKEN,
+                    bench.runId + "-seed-" + rep,
+                    "{\"slot\":\"" + anchor + "\"}")
+                .await();
+        if (r.status() / 100 != 2) {
+          throw new IllegalStateException("seeding slot: " + r.status() + " " + r.body());
         }
-      } catch (Exception e) {
+      } catch (RuntimeException e) {
         throw new IllegalStateException("cannot seed the catch-up slot: " + e, e);
       }
       long deadline = System.currentTimeMillis() + 30_000;
