@@ -6,6 +6,7 @@ import io.vertx.pgclient.PgBuilder;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
+import java.util.Map;
 
 /** The non-blocking PostgreSQL pool of the read side and the event-loop code (Vert.x PG client). */
 public final class ReadPools {
@@ -14,7 +15,8 @@ public final class ReadPools {
 
   /** A pool of {@code size} connections named {@code applicationName} in pg_stat_activity. */
   public static Pool create(Vertx vertx, PostgresEndpoint pg, int size, String applicationName) {
-    return build(vertx, size, options(pg, applicationName));
+    // Planned for each request's parameters (see Database#CUSTOM_PLANS).
+    return build(vertx, size, options(pg, applicationName, Database.CUSTOM_PLANS));
   }
 
   /**
@@ -27,10 +29,8 @@ public final class ReadPools {
    */
   public static Pool createKeyStore(
       Vertx vertx, PostgresEndpoint pg, int size, String applicationName) {
-    PgConnectOptions connect = options(pg, applicationName);
-    Database.KEYED_PLANS.forEach(connect::addProperty);
-    Database.RELAXED_COMMIT.forEach(connect::addProperty);
-    return build(vertx, size, connect);
+    return build(
+        vertx, size, options(pg, applicationName, Database.KEYED_PLANS, Database.RELAXED_COMMIT));
   }
 
   private static Pool build(Vertx vertx, int size, PgConnectOptions connect) {
@@ -46,7 +46,10 @@ public final class ReadPools {
         .build();
   }
 
-  private static PgConnectOptions options(PostgresEndpoint pg, String applicationName) {
+  /** {@code settings}: the connections' PostgreSQL settings, the same maps the JDBC pools use. */
+  @SafeVarargs
+  private static PgConnectOptions options(
+      PostgresEndpoint pg, String applicationName, Map<String, String>... settings) {
     PgConnectOptions options =
         new PgConnectOptions()
             .setHost(pg.host())
@@ -58,8 +61,9 @@ public final class ReadPools {
             // Named statements per connection: PostgreSQL parses each query once, not on every
             // request.
             .setCachePreparedStatements(true);
-    // Planned for each request's parameters unless the pool says otherwise (see Database).
-    Database.CUSTOM_PLANS.forEach(options::addProperty);
+    for (Map<String, String> group : settings) {
+      group.forEach(options::addProperty);
+    }
     return options;
   }
 }
