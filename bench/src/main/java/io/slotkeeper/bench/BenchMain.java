@@ -88,6 +88,7 @@ public final class BenchMain {
     CommandBench.defineLoadFigures(f, s, "baseline.replays", "Baseline: replays", false);
     f.define("ratio.baseline", "Place order / baseline order at " + max + " clients", "");
     WorkMeter.define(f, "cost.baseline", "Baseline order, " + max + " clients");
+    JitWarmup.define(f, "warmup.baseline", "the baseline server");
     TimerBench.define(f, s);
     return f;
   }
@@ -137,6 +138,16 @@ public final class BenchMain {
                       "BASELINE_TOKEN", Bench.CLIENT_TOKEN),
                   bench.logs.resolve("baseline-r" + rep + ".log"))
               .awaitReady(base + "/health/ready", java.time.Duration.ofMinutes(1))) {
+        List<CommandBench.Placed> warmed =
+            java.util.Collections.synchronizedList(new ArrayList<>());
+        JitWarmup.warmUp(
+            figures,
+            s,
+            "warmup.baseline",
+            server.pid(),
+            List.of(
+                CommandBench.uniqueOrders(base, bench.runId + "-r" + rep + "-bw", warmed, null),
+                CommandBench.replays(base, warmed)));
         List<CommandBench.Placed> saved = java.util.Collections.synchronizedList(new ArrayList<>());
         WorkMeter meter = new WorkMeter(db, server.pid());
         for (int c : s.clients()) {
@@ -254,6 +265,10 @@ public final class BenchMain {
         + s.warmupSeconds()
         + " BENCH_LOAD_SECONDS="
         + s.loadSeconds()
+        + " BENCH_JIT_WARMUP_MAX_SECONDS="
+        + s.jitWarmupMaxSeconds()
+        + " BENCH_JIT_QUIET="
+        + s.jitQuietShare()
         + " BENCH_PGBENCH_CLIENTS="
         + s.pgbenchClients()
         + " BENCH_PGBENCH_SECONDS="

@@ -18,6 +18,8 @@ record BenchSettings(
     List<Integer> clients,
     int warmupSeconds,
     int loadSeconds,
+    int jitWarmupMaxSeconds,
+    double jitQuietShare,
     int pgbenchClients,
     int pgbenchSeconds,
     String pgbench,
@@ -47,6 +49,8 @@ record BenchSettings(
             .toList(),
         e.integer("BENCH_WARMUP_SECONDS", quick ? 1 : 5),
         e.integer("BENCH_LOAD_SECONDS", quick ? 2 : 15),
+        e.integer("BENCH_JIT_WARMUP_MAX_SECONDS", quick ? 10 : 240),
+        e.decimal("BENCH_JIT_QUIET", 0.10),
         e.integer("BENCH_PGBENCH_CLIENTS", 32),
         e.integer("BENCH_PGBENCH_SECONDS", quick ? 3 : 15),
         e.text("BENCH_PGBENCH", defaultPgbench()),
@@ -97,6 +101,18 @@ record BenchSettings(
         return Integer.parseInt(v);
       } catch (NumberFormatException ex) {
         throw new IllegalArgumentException(name + ": expected an integer, got '" + v + "'");
+      }
+    }
+
+    double decimal(String name, double fallback) {
+      String v = text(name, null);
+      if (v == null) {
+        return fallback;
+      }
+      try {
+        return Double.parseDouble(v);
+      } catch (NumberFormatException ex) {
+        throw new IllegalArgumentException(name + ": expected a number, got '" + v + "'");
       }
     }
   }

@@ -89,6 +89,17 @@ final class CommandBench {
     };
   }
 
+  /** Stock receipts: POST /v1/inventory/{sku}/receipts with a fresh key, 100 SKUs per client. */
+  static Load.Call receipts(String baseUrl, String keyPrefix) {
+    return (http, client, seq) ->
+        http.post(
+                baseUrl + "/v1/inventory/R-" + client + "-" + (seq % 100) + "/receipts",
+                Bench.CLIENT_TOKEN,
+                keyPrefix + "-" + client + "-" + seq,
+                "{\"qty\":5}")
+            .map(r -> r.status() / 100 == 2);
+  }
+
   /** Declares the throughput and latency figures of one kind of request at each client count. */
   static void defineLoadFigures(
       Figures figures, BenchSettings s, String id, String label, boolean targets) {
@@ -117,6 +128,7 @@ final class CommandBench {
   }
 
   static void define(Figures figures, BenchSettings s) {
+    JitWarmup.define(figures, "warmup.service", "a fresh service");
     defineLoadFigures(figures, s, "orders", "Unique commands: place order", true);
     defineLoadFigures(figures, s, "receipts", "Unique commands: receive stock", true);
     defineLoadFigures(figures, s, "replays", "Replays of applied orders", false);
@@ -136,6 +148,17 @@ final class CommandBench {
     PostgresEndpoint db = bench.freshDatabase("commands");
     try (Bench.Service svc = bench.startService("commands-r" + rep, db, bench.noJobs(), false)) {
       WorkMeter meter = new WorkMeter(db, svc.process().pid());
+      List<Placed> warmed = Collections.synchronizedList(new ArrayList<>());
+      String warm = bench.runId + "-r" + rep + "-w";
+      JitWarmup.warmUp(
+          figures,
+          s,
+          "warmup.service",
+          svc.process().pid(),
+          List.of(
+              uniqueOrders(svc.baseUrl(), warm + "o", warmed, null),
+              receipts(svc.baseUrl(), warm + "s"),
+              replays(svc.baseUrl(), warmed)));
       List<Placed> saved = Collections.synchronizedList(new ArrayList<>());
       for (int c : s.clients()) {
         AtomicReference<Answered> answered = new AtomicReference<>();
@@ -176,22 +199,7 @@ final class CommandBench {
 
         String rPrefix = bench.runId + "-r" + rep + "-s" + c;
         Load.Result receipts =
-            Load.run(
-                c,
-                s.warmupSeconds(),
-                s.loadSeconds(),
-                (http, client, seq) ->
-                    http.post(
-                            svc.baseUrl()
-                                + "/v1/inventory/R-"
-                                + client
-                                + "-"
-                                + (seq % 100)
-                                + "/receipts",
-                            Bench.CLIENT_TOKEN,
-                            rPrefix + "-" + client + "-" + seq,
-                            "{\"qty\":5}")
-                        .map(r -> r.status() / 100 == 2));
+            Load.run(c, s.warmupSeconds(), s.loadSeconds(), receipts(svc.baseUrl(), rPrefix));
         record(figures, "receipts", c, receipts);
         Bench.log("  receipts c=%d: %s", c, receipts);
 

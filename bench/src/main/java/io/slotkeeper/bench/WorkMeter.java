@@ -154,8 +154,13 @@ final class WorkMeter {
    * after the command name: 11 = utime, 13 = cutime), in seconds; {@code otherwise} if unreadable.
    */
   private static double statSeconds(long pid, int field, double otherwise) {
+    return statSeconds(Path.of("/proc", Long.toString(pid), "stat"), field, otherwise);
+  }
+
+  /** The same for any {@code stat} file of that format (a process's, or one thread's). */
+  static double statSeconds(Path statFile, int field, double otherwise) {
     try {
-      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+      String stat = Files.readString(statFile);
       // The command name may hold spaces; the fields after it are space-separated.
       String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
       return (Long.parseLong(f[field]) + Long.parseLong(f[field + 1])) / TICKS_PER_SECOND;
