@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -93,26 +94,22 @@ record BenchSettings(
     }
 
     int integer(String name, int fallback) {
-      String v = text(name, null);
-      if (v == null) {
-        return fallback;
-      }
-      try {
-        return Integer.parseInt(v);
-      } catch (NumberFormatException ex) {
-        throw new IllegalArgumentException(name + ": expected an integer, got '" + v + "'");
-      }
+      return parsed(name, fallback, Integer::parseInt, "an integer");
     }
 
     double decimal(String name, double fallback) {
+      return parsed(name, fallback, Double::parseDouble, "a number");
+    }
+
+    private <T> T parsed(String name, T fallback, Function<String, T> parse, String expected) {
       String v = text(name, null);
       if (v == null) {
         return fallback;
       }
       try {
-        return Double.parseDouble(v);
+        return parse.apply(v);
       } catch (NumberFormatException ex) {
-        throw new IllegalArgumentException(name + ": expected a number, got '" + v + "'");
+        throw new IllegalArgumentException(name + ": expected " + expected + ", got '" + v + "'");
       }
     }
   }

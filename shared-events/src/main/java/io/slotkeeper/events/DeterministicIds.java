@@ -3,7 +3,6 @@ package io.slotkeeper.events;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.UUID;
 
@@ -76,12 +75,7 @@ public final class DeterministicIds {
   }
 
   static UUID v5(UUID namespace, String name) {
-    MessageDigest sha1;
-    try {
-      sha1 = MessageDigest.getInstance("SHA-1");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-1 is required by every Java platform", e);
-    }
+    MessageDigest sha1 = Digests.sha1();
     sha1.update(
         ByteBuffer.allocate(16)
             .putLong(namespace.getMostSignificantBits())

@@ -1,11 +1,9 @@
 package io.slotkeeper.idempotency;
 
+import io.slotkeeper.events.Digests;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -20,21 +18,14 @@ public final class RequestFingerprint {
 
   public static String of(String operation, JsonObject request) {
     String canonical = operation + "\n" + canonical(request);
-    try {
-      return HexFormat.of()
-          .formatHex(
-              MessageDigest.getInstance("SHA-256")
-                  .digest(canonical.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return Digests.sha256Hex(canonical.getBytes(StandardCharsets.UTF_8));
   }
 
   static Object canonical(Object value) {
     if (value instanceof JsonObject) {
       Map<String, Object> sorted = new TreeMap<>();
       ((JsonObject) value).forEach(e -> sorted.put(e.getKey(), canonical(e.getValue())));
-      return new JsonObject(new java.util.LinkedHashMap<>(sorted));
+      return new JsonObject(sorted); // wraps the sorted map: its entries encode in key order
     }
     if (value instanceof JsonArray) {
       JsonArray out = new JsonArray();

@@ -2,18 +2,16 @@ package io.slotkeeper.domain.command;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.slotkeeper.events.Command;
+import io.slotkeeper.events.Digests;
 import io.slotkeeper.platform.axon.CommitQueues;
 import io.slotkeeper.platform.db.UnnestColumns;
 import io.slotkeeper.platform.json.Json;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import org.axonframework.common.jdbc.ConnectionProvider;
@@ -135,9 +133,8 @@ public final class CommandLedger {
   /** SHA-256 of the command's JSON form: the same ID must always mean the same command. */
   static String fingerprint(Command command) {
     try {
-      byte[] json = Json.mapper().writeValueAsBytes(command);
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(json));
-    } catch (JsonProcessingException | NoSuchAlgorithmException e) {
+      return Digests.sha256Hex(Json.mapper().writeValueAsBytes(command));
+    } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
   }
