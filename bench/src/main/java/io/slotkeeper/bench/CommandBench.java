@@ -132,6 +132,13 @@ final class CommandBench {
     defineLoadFigures(figures, s, "orders", "Unique commands: place order", true);
     defineLoadFigures(figures, s, "receipts", "Unique commands: receive stock", true);
     defineLoadFigures(figures, s, "replays", "Replays of applied orders", false);
+    String open =
+        String.format(
+            "Place order, open loop at %.0f%% of the %d-client rate",
+            s.openLoopShare() * 100, s.maxClients());
+    figures.define("orders.open.rate", open + " (offered)", "req/s");
+    figures.define("orders.open.p50", open + ", p50", "ms");
+    figures.define("orders.open.p99", open + ", p99", "ms");
     figures.define("projection.p50", "Projection lag (orders, under load), p50", "ms");
     figures.define(
         "projection.p99", "Projection lag (orders, under load), p99", "ms", "< 500", v -> v < 500);
@@ -160,6 +167,7 @@ final class CommandBench {
               receipts(svc.baseUrl(), warm + "s"),
               replays(svc.baseUrl(), warmed)));
       List<Placed> saved = Collections.synchronizedList(new ArrayList<>());
+      double closedRate = 0;
       for (int c : s.clients()) {
         AtomicReference<Answered> answered = new AtomicReference<>();
         ProjectionSampler sampler = null;
@@ -193,6 +201,9 @@ final class CommandBench {
         }
         record(figures, "orders", c, orders);
         Bench.log("  orders   c=%d: %s", c, orders);
+        if (c == s.maxClients()) {
+          closedRate = orders.perSecond();
+        }
         if (ordersCost != null) {
           WorkMeter.record(figures, "cost.orders", ordersCost.await(), orders.ok());
         }
@@ -213,10 +224,35 @@ final class CommandBench {
           WorkMeter.record(figures, "cost.replays", replaysCost.await(), replayed.ok());
         }
       }
+      if (s.openLoopShare() > 0 && closedRate > 0) {
+        openLoop(s, closedRate * s.openLoopShare(), svc.baseUrl(), bench.runId + "-r" + rep);
+      }
       double rate = streamRate(svc.baseUrl(), db, s.streamMaxEvents());
       figures.add("stream.rate", rate);
       figures.add("rss.commands", svc.process().peakRssMiB());
       Bench.log("  stream: %.0f events/s; peak RSS %.0f MiB", rate, svc.process().peakRssMiB());
+    }
+  }
+
+  /**
+   * Place order at a fixed arrival rate below the closed loop's: latency as callers see it at a
+   * given load, which a saturated closed loop cannot show (there the median is the client count
+   * over the throughput).
+   */
+  private void openLoop(BenchSettings s, double perSecond, String baseUrl, String prefix) {
+    Load.Result r =
+        Load.openLoop(
+            perSecond,
+            2 * s.maxClients(),
+            s.warmupSeconds(),
+            s.loadSeconds(),
+            uniqueOrders(baseUrl, prefix + "-open", new ArrayList<>(), null));
+    figures.add("orders.open.rate", perSecond);
+    figures.add("orders.open.p50", r.p50Ms());
+    figures.add("orders.open.p99", r.p99Ms());
+    Bench.log("  orders open loop at %.0f/s: %s", perSecond, r);
+    if (r.errors() > 0) {
+      figures.note(String.format("open loop: %d failed requests", r.errors()));
     }
   }
 

@@ -53,6 +53,11 @@ final class Figures {
     return n == 0 ? Double.NaN : n % 2 == 1 ? v.get(n / 2) : (v.get(n / 2 - 1) + v.get(n / 2)) / 2;
   }
 
+  /** The values added so far, one per repetition, in order. */
+  List<Double> values(String id) {
+    return Collections.unmodifiableList(samples.get(id));
+  }
+
   double median(String id) {
     return median(samples.get(id));
   }

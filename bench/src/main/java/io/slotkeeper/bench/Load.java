@@ -157,6 +157,115 @@ final class Load {
     }
   }
 
+  /**
+   * An open loop: requests sent at {@code perSecond}, whether or not earlier ones were answered,
+   * over up to {@code connections} kept-alive connections (a request finding them all busy waits in
+   * the client's queue). Each latency runs from the request's scheduled instant, so a stall is
+   * charged to every request it held back (no coordinated omission). The requests scheduled inside
+   * the measured period count, each once answered; the result's rate is theirs over the period.
+   */
+  static Result openLoop(
+      double perSecond, int connections, int warmupSeconds, int seconds, Call call) {
+    try (Http http = http(connections)) {
+      OpenRun run = new OpenRun(perSecond, connections, warmupSeconds, seconds, call, http);
+      http.loop.runOnContext(v -> run.start());
+      return run.await();
+    }
+  }
+
+  /** One open-loop period; like {@link Run}, touched only on the one event loop. */
+  private static final class OpenRun {
+    private final double nanosPerRequest;
+    private final int connections;
+    private final int seconds;
+    private final Call call;
+    private final Http http;
+    private final Histogram micros = new Histogram(60_000_000L, 3);
+    private final CountDownLatch finished = new CountDownLatch(1);
+    private long start;
+    private long measureFrom;
+    private long measureTo;
+    private long scheduled;
+    private long inFlight;
+    private long ok;
+    private long errors;
+    private boolean sending = true;
+    private final long warmupNanos;
+
+    OpenRun(
+        double perSecond, int connections, int warmupSeconds, int seconds, Call call, Http http) {
+      this.nanosPerRequest = 1e9 / perSecond;
+      this.connections = connections;
+      this.seconds = seconds;
+      this.call = call;
+      this.http = http;
+      this.warmupNanos = warmupSeconds * 1_000_000_000L;
+    }
+
+    void start() {
+      start = System.nanoTime();
+      measureFrom = start + warmupNanos;
+      measureTo = measureFrom + seconds * 1_000_000_000L;
+      // a 1 ms tick sends every request that is due by now, each stamped with its own instant
+      Loop.VERTX.setPeriodic(
+          1,
+          timer -> {
+            long now = System.nanoTime();
+            while (sending) {
+              long due = start + (long) (scheduled * nanosPerRequest);
+              if (due >= measureTo) {
+                sending = false;
+                Loop.VERTX.cancelTimer(timer);
+                finishIfIdle();
+              } else if (due <= now) {
+                send(scheduled++, due);
+              } else {
+                break;
+              }
+            }
+          });
+    }
+
+    private void send(long seq, long due) {
+      inFlight++;
+      Future<Boolean> answer;
+      try {
+        answer = call.call(http, (int) (seq % connections), seq);
+      } catch (RuntimeException e) {
+        answer = Future.failedFuture(e);
+      }
+      answer.onComplete(
+          outcome -> {
+            inFlight--;
+            if (due >= measureFrom) {
+              if (outcome.succeeded() && outcome.result()) {
+                ok++;
+                micros.recordValue(Math.min((System.nanoTime() - due) / 1000, 60_000_000L));
+              } else {
+                errors++;
+              }
+            }
+            finishIfIdle();
+          });
+    }
+
+    private void finishIfIdle() {
+      if (!sending && inFlight == 0) {
+        finished.countDown();
+      }
+    }
+
+    Result await() {
+      try {
+        finished.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+      return new Result(ok, errors, seconds, micros);
+    }
+  }
+
   /** One period's clients; its counters and histogram are only touched on the one event loop. */
   private static final class Run {
     private final long measureFrom;
