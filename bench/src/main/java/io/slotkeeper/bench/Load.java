@@ -1,5 +1,6 @@
 package io.slotkeeper.bench;
 
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
@@ -11,14 +12,18 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 
 /**
- * A closed-loop load generator: {@code clients} concurrent clients, each with exactly one request
- * in flight, for a warm-up and then a measured period. Only calls that start and end inside the
- * measured period count; latencies go to an HdrHistogram (microseconds).
+ * A load generator. Its closed loop ({@link #run}): {@code clients} concurrent clients, each with
+ * exactly one request in flight, for a warm-up and then a measured period. Only calls that start
+ * and end inside the measured period count; latencies go to an HdrHistogram (microseconds). Its
+ * open loop ({@link #openLoop}): requests at a fixed rate, whatever the answers.
  *
  * <p>The load runs on one Vert.x event loop with one kept-alive connection per client: the load
  * generator shares this machine's two cores with the service and PostgreSQL, so its own CPU per
@@ -173,37 +178,85 @@ final class Load {
     }
   }
 
-  /** One open-loop period; like {@link Run}, touched only on the one event loop. */
-  private static final class OpenRun {
+  /**
+   * What both kinds of period share: the calls, the counters and the histogram, touched only on the
+   * one event loop, and the latch the caller waits on.
+   */
+  private abstract static class Period {
+    final int seconds;
+    final Call call;
+    final Http http;
+    final CountDownLatch finished;
+    private final Histogram micros = new Histogram(60_000_000L, 3);
+    private long ok;
+    private long errors;
+
+    Period(int seconds, Call call, Http http, int latches) {
+      this.seconds = seconds;
+      this.call = call;
+      this.http = http;
+      this.finished = new CountDownLatch(latches);
+    }
+
+    /** The call's answer; a call that throws answers with a failure. */
+    Future<Boolean> invoke(int client, long seq) {
+      try {
+        return call.call(http, client, seq);
+      } catch (RuntimeException e) {
+        return Future.failedFuture(e);
+      }
+    }
+
+    /** Counts one measured outcome, its latency from {@code since}. */
+    void count(AsyncResult<Boolean> outcome, long since, long now) {
+      if (outcome.succeeded() && outcome.result()) {
+        ok++;
+        micros.recordValue(Math.min((now - since) / 1000, 60_000_000L));
+      } else {
+        errors++;
+      }
+    }
+
+    Result await() {
+      try {
+        finished.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+      return new Result(ok, errors, seconds, micros);
+    }
+  }
+
+  /** One open-loop period. */
+  private static final class OpenRun extends Period {
+    private static final long WINDOW_NANOS = 100_000_000L;
     private final double nanosPerRequest;
     private final int connections;
-    private final int seconds;
-    private final Call call;
-    private final Http http;
-    private final Histogram micros = new Histogram(60_000_000L, 3);
-    private final CountDownLatch finished = new CountDownLatch(1);
+    private final long warmupNanos;
     private long start;
     private long measureFrom;
     private long measureTo;
     private long scheduled;
     private long inFlight;
-    private long ok;
-    private long errors;
     private boolean sending = true;
-    private final long warmupNanos;
+    private long startMillis;
+    // the slowest answer of the requests scheduled in each 100 ms of the measured period, to tell
+    // stalls (every request of a window slow) from a queue (latency growing with the load)
+    private final long[] worstMicrosPerWindow;
 
     OpenRun(
         double perSecond, int connections, int warmupSeconds, int seconds, Call call, Http http) {
+      super(seconds, call, http, 1);
       this.nanosPerRequest = 1e9 / perSecond;
       this.connections = connections;
-      this.seconds = seconds;
-      this.call = call;
-      this.http = http;
       this.warmupNanos = warmupSeconds * 1_000_000_000L;
+      this.worstMicrosPerWindow = new long[seconds * 10];
     }
 
     void start() {
       start = System.nanoTime();
+      startMillis = System.currentTimeMillis();
       measureFrom = start + warmupNanos;
       measureTo = measureFrom + seconds * 1_000_000_000L;
       // a 1 ms tick sends every request that is due by now, each stamped with its own instant
@@ -228,63 +281,60 @@ final class Load {
 
     private void send(long seq, long due) {
       inFlight++;
-      Future<Boolean> answer;
-      try {
-        answer = call.call(http, (int) (seq % connections), seq);
-      } catch (RuntimeException e) {
-        answer = Future.failedFuture(e);
-      }
-      answer.onComplete(
-          outcome -> {
-            inFlight--;
-            if (due >= measureFrom) {
-              if (outcome.succeeded() && outcome.result()) {
-                ok++;
-                micros.recordValue(Math.min((System.nanoTime() - due) / 1000, 60_000_000L));
-              } else {
-                errors++;
-              }
-            }
-            finishIfIdle();
-          });
+      invoke((int) (seq % connections), seq)
+          .onComplete(
+              outcome -> {
+                inFlight--;
+                if (due >= measureFrom) {
+                  long now = System.nanoTime();
+                  count(outcome, due, now);
+                  int window = (int) ((due - measureFrom) / WINDOW_NANOS);
+                  worstMicrosPerWindow[window] =
+                      Math.max(worstMicrosPerWindow[window], (now - due) / 1000);
+                }
+                finishIfIdle();
+              });
     }
 
     private void finishIfIdle() {
       if (!sending && inFlight == 0) {
+        logStalls();
         finished.countDown();
       }
     }
 
-    Result await() {
-      try {
-        finished.await();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
+    /** Logs the 100 ms windows with an answer over 50 ms, by wall-clock time (to match logs). */
+    private void logStalls() {
+      List<String> slow = new ArrayList<>();
+      long measuredFromMillis = startMillis + warmupNanos / 1_000_000;
+      for (int w = 0; w < worstMicrosPerWindow.length; w++) {
+        if (worstMicrosPerWindow[w] > 50_000) {
+          slow.add(
+              String.format(
+                  "%s %d ms",
+                  Instant.ofEpochMilli(measuredFromMillis + w * 100L),
+                  worstMicrosPerWindow[w] / 1000));
+        }
       }
-      return new Result(ok, errors, seconds, micros);
+      Bench.log(
+          "  open loop: %d of %d 100 ms windows had an answer over 50 ms%s",
+          slow.size(),
+          worstMicrosPerWindow.length,
+          slow.isEmpty()
+              ? ""
+              : ": " + String.join(", ", slow.subList(0, Math.min(40, slow.size()))));
     }
   }
 
-  /** One period's clients; its counters and histogram are only touched on the one event loop. */
-  private static final class Run {
+  /** One closed-loop period's clients. */
+  private static final class Run extends Period {
     private final long measureFrom;
     private final long measureTo;
-    private final int seconds;
-    private final Call call;
-    private final Http http;
-    private final Histogram micros = new Histogram(60_000_000L, 3);
-    private final CountDownLatch finished;
-    private long ok;
-    private long errors;
 
     Run(int clients, int warmupSeconds, int seconds, Call call, Http http) {
+      super(seconds, call, http, clients);
       this.measureFrom = System.nanoTime() + warmupSeconds * 1_000_000_000L;
       this.measureTo = measureFrom + seconds * 1_000_000_000L;
-      this.seconds = seconds;
-      this.call = call;
-      this.http = http;
-      this.finished = new CountDownLatch(clients);
     }
 
     /**
@@ -296,37 +346,18 @@ final class Load {
         finished.countDown();
         return;
       }
-      Future<Boolean> answer;
-      try {
-        answer = call.call(http, client, seq);
-      } catch (RuntimeException e) {
-        answer = Future.failedFuture(e);
-      }
-      answer.onComplete(
-          outcome -> {
-            long t1 = System.nanoTime();
-            if (t0 >= measureFrom && t1 <= measureTo) {
-              if (outcome.succeeded() && outcome.result()) {
-                ok++;
-                micros.recordValue(Math.min((t1 - t0) / 1000, 60_000_000L));
-              } else {
-                errors++;
-              }
-            }
-            // The next request as a new task: an answer that failed at once (a call that threw)
-            // must not recurse on this stack until it overflows and leaves the client unfinished.
-            http.loop.runOnContext(v -> next(client, seq + 1));
-          });
-    }
-
-    Result await() {
-      try {
-        finished.await();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
-      }
-      return new Result(ok, errors, seconds, micros);
+      invoke(client, seq)
+          .onComplete(
+              outcome -> {
+                long t1 = System.nanoTime();
+                if (t0 >= measureFrom && t1 <= measureTo) {
+                  count(outcome, t0, t1);
+                }
+                // The next request as a new task: an answer that failed at once (a call that
+                // threw) must not recurse on this stack until it overflows and leaves the client
+                // unfinished.
+                http.loop.runOnContext(v -> next(client, seq + 1));
+              });
     }
   }
 }
