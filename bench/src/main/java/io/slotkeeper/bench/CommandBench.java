@@ -52,8 +52,9 @@ final class CommandBench {
   }
 
   /**
-   * Unique orders: POST /v1/orders with a fresh key. Applied ones are kept (up to a limit) for the
-   * replays; when {@code answered} is given, each answer is offered to the projection sampler.
+   * Unique orders: POST /v1/orders with a fresh key. Applied ones are kept (up to a limit) in
+   * {@code saved}, when given, for the replays; when {@code answered} is given, each answer is
+   * offered to the projection sampler.
    */
   static Load.Call uniqueOrders(
       String baseUrl, String keyPrefix, List<Placed> saved, AtomicReference<Answered> answered) {
@@ -66,7 +67,7 @@ final class CommandBench {
                 if (r.status() != 201) {
                   return false;
                 }
-                if (saved.size() < MAX_SAVED) {
+                if (saved != null && saved.size() < MAX_SAVED) {
                   saved.add(new Placed(key, body));
                 }
                 if (answered != null) {
@@ -246,7 +247,7 @@ final class CommandBench {
             2 * s.maxClients(),
             s.warmupSeconds(),
             s.loadSeconds(),
-            uniqueOrders(baseUrl, prefix + "-open", new ArrayList<>(), null));
+            uniqueOrders(baseUrl, prefix + "-open", null, null));
     figures.add("orders.open.rate", perSecond);
     figures.add("orders.open.p50", r.p50Ms());
     figures.add("orders.open.p99", r.p99Ms());

@@ -69,6 +69,10 @@ final class JitWarmup {
       long r0 = System.nanoTime();
       Load.run(clients, 0, ROUND_SECONDS, calls.get(round % calls.size()));
       double now = compilerCpuSeconds(pid);
+      if (Double.isNaN(now)) {
+        // no /proc to read (not Linux, or the process is gone): one round is all we can do
+        return new Result(elapsedSeconds(t0), Double.NaN, false);
+      }
       quiet = (now - before) / elapsedSeconds(r0) < quietShare;
       before = now;
     }

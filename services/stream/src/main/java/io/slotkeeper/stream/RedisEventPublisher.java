@@ -60,7 +60,7 @@ public class RedisEventPublisher {
   }
 
   @EventHandler
-  void on(Object payload, EventMessage<?> message) throws Exception {
+  void on(Object payload, EventMessage<?> message) {
     StreamEvent event = of(payload, message, positions.of(message.getIdentifier()));
     Request xadd =
         Request.cmd(Command.XADD)
