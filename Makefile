@@ -6,7 +6,7 @@ JAR := services/app/target/slotkeeper.jar
 
 ## run: build if needed, then start the service (embedded PostgreSQL and Redis unless configured)
 run: $(JAR)
-	java -jar $(JAR)
+	java @infra/jvm.options -jar $(JAR)
 
 $(JAR): $(shell find pom.xml shared-events services -name pom.xml -o -path '*/src/main/*' -type f 2>/dev/null)
 	$(MVN) -q -DskipTests install

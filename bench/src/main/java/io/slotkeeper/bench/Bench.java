@@ -102,7 +102,10 @@ final class Bench implements AutoCloseable {
     }
   }
 
-  /** Starts {@code java -Xmx<heap> -jar slotkeeper.jar} on {@code db} and waits until ready. */
+  /**
+   * Starts {@code java <service JVM options> -jar slotkeeper.jar} on {@code db} and waits until
+   * ready.
+   */
   Service startService(String label, PostgresEndpoint db, Path jobsFile, boolean timers) {
     int n = ++services;
     int port = ChildProcess.freePort();
@@ -125,7 +128,7 @@ final class Bench implements AutoCloseable {
     ChildProcess child =
         ChildProcess.start(
             "slotkeeper (" + label + ")",
-            settings.serviceHeap(),
+            settings.serviceJvmOptions(),
             List.of("-jar", settings.serviceJar().toString()),
             env,
             logs.resolve(n + "-" + label + ".log"));

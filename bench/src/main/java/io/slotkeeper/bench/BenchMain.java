@@ -125,7 +125,7 @@ public final class BenchMain {
     try (ChildProcess server =
         ChildProcess.start(
                 "baseline",
-                s.serviceHeap(),
+                s.serviceJvmOptions(),
                 List.of("-cp", s.benchJar().toString(), BaselineServer.class.getName()),
                 Map.of(
                     "BASELINE_PG_URL", Bench.url(db),
@@ -287,6 +287,22 @@ public final class BenchMain {
         + " BENCH_CATCHUP_SLOTS="
         + s.catchUpSlots()
         + " BENCH_SERVICE_HEAP="
-        + s.serviceHeap();
+        + s.serviceHeap()
+        + " BENCH_SERVICE_JVM_OPTIONS_FILE="
+        + s.serviceJvmOptionsFile().map(BenchMain::optionsText).orElse("none");
+  }
+
+  /** The file and the options in it, so a result says which flags the service ran with. */
+  private static String optionsText(Path file) {
+    try {
+      List<String> options =
+          Files.readAllLines(file).stream()
+              .map(String::trim)
+              .filter(l -> !l.isEmpty() && !l.startsWith("#"))
+              .toList();
+      return file.getFileName() + " (" + String.join(" ", options) + ")";
+    } catch (IOException e) {
+      return file + " (unreadable: " + e.getMessage() + ")";
+    }
   }
 }

@@ -1,9 +1,12 @@
 package io.slotkeeper.bench;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -33,6 +36,7 @@ record BenchSettings(
     int projectionPollMs,
     int streamMaxEvents,
     String serviceHeap,
+    Optional<Path> serviceJvmOptionsFile,
     Path serviceJar,
     Path benchJar,
     Path outDir,
@@ -65,6 +69,7 @@ record BenchSettings(
         e.integer("BENCH_PROJECTION_POLL_MS", 5),
         e.integer("BENCH_STREAM_MAX_EVENTS", 200_000),
         e.text("BENCH_SERVICE_HEAP", "512m"),
+        jvmOptionsFile(e.text("BENCH_SERVICE_JVM_OPTIONS_FILE", DEFAULT_JVM_OPTIONS.toString())),
         Path.of(e.text("BENCH_SERVICE_JAR", "services/app/target/slotkeeper.jar")),
         Path.of(e.text("BENCH_JAR", "bench/target/slotkeeper-bench.jar")),
         Path.of(e.text("BENCH_OUT", quick ? "bench/results/tmp" : "bench/results")),
@@ -73,6 +78,32 @@ record BenchSettings(
             .map(String::trim)
             .filter(s -> !s.isEmpty())
             .collect(Collectors.toSet()));
+  }
+
+  /** The options the service is run with in production (see infra/jvm.options). */
+  static final Path DEFAULT_JVM_OPTIONS = Path.of("infra", "jvm.options");
+
+  /** {@code none}: no file; otherwise the file must exist (a typo must not bench other flags). */
+  private static Optional<Path> jvmOptionsFile(String value) {
+    if (value.equals("none")) {
+      return Optional.empty();
+    }
+    Path file = Path.of(value);
+    if (!Files.isRegularFile(file)) {
+      throw new IllegalArgumentException(
+          "BENCH_SERVICE_JVM_OPTIONS_FILE: no file "
+              + file.toAbsolutePath()
+              + " (run from the repository root, or name the file, or none)");
+    }
+    return Optional.of(file.toAbsolutePath());
+  }
+
+  /** The JVM options of the service and baseline processes: the heap, then the options file. */
+  List<String> serviceJvmOptions() {
+    List<String> options = new ArrayList<>();
+    options.add("-Xmx" + serviceHeap);
+    serviceJvmOptionsFile.ifPresent(f -> options.add("@" + f));
+    return options;
   }
 
   /** Whether a phase ({@code pgbench, commands, baseline, timers, catchup}) runs. */

@@ -32,12 +32,19 @@ final class ChildProcess implements AutoCloseable {
     this.name = name;
   }
 
-  /** Starts {@code java -Xmx<heap> <args>} with the environment added to this one's. */
+  /**
+   * Starts {@code java <jvmOptions> <args>} with the environment added to this one's; {@code
+   * BENCH_SERVICE_JVM_OPTS} go between the two.
+   */
   static ChildProcess start(
-      String name, String heap, List<String> javaArgs, Map<String, String> env, Path log) {
+      String name,
+      List<String> jvmOptions,
+      List<String> javaArgs,
+      Map<String, String> env,
+      Path log) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xmx" + heap);
+    command.addAll(jvmOptions);
     // Extra JVM options for the children only (e.g. a JFR recording while profiling a phase).
     String extra = System.getenv("BENCH_SERVICE_JVM_OPTS");
     if (extra != null && !extra.isBlank()) {
