@@ -16,6 +16,8 @@ import java.util.stream.Stream;
  * figure on a CPU-saturated machine: where the CPU of one command goes.
  *
  * <p>Server-wide counters include whatever else the machine runs; the benchmark wants a quiet one.
+ * On a virtual machine the hypervisor may also run other guests on its cores: the share of CPU time
+ * it stole ({@code steal} in {@code /proc/stat}) says how far a period's figures can be trusted.
  */
 final class WorkMeter {
 
@@ -27,7 +29,9 @@ final class WorkMeter {
       double loadCpu,
       double transactions,
       double walBytes,
-      double walFlushes) {
+      double walFlushes,
+      double stolenTicks,
+      double allTicks) {
 
     Snapshot minus(Snapshot o) {
       return new Snapshot(
@@ -37,7 +41,14 @@ final class WorkMeter {
           loadCpu - o.loadCpu,
           transactions - o.transactions,
           walBytes - o.walBytes,
-          walFlushes - o.walFlushes);
+          walFlushes - o.walFlushes,
+          stolenTicks - o.stolenTicks,
+          allTicks - o.allTicks);
+    }
+
+    /** The percentage of the machine's CPU time the hypervisor gave to others (NaN: unknown). */
+    double stealPercent() {
+      return allTicks > 0 ? 100.0 * stolenTicks / allTicks : Double.NaN;
     }
   }
 
@@ -60,6 +71,7 @@ final class WorkMeter {
     figures.define(id + ".tx", label + ": PostgreSQL transactions per command", "tx");
     figures.define(id + ".wal", label + ": WAL bytes per command", "B");
     figures.define(id + ".flushes", label + ": WAL flushes per command", "flushes");
+    figures.define(id + ".steal", label + ": CPU time stolen by the hypervisor", "%");
   }
 
   /** Adds the cost per command of the period between two snapshots. */
@@ -75,16 +87,20 @@ final class WorkMeter {
     figures.add(id + ".tx", delta.transactions() / n);
     figures.add(id + ".wal", delta.walBytes() / n);
     figures.add(id + ".flushes", delta.walFlushes() / n);
+    if (!Double.isNaN(delta.stealPercent())) {
+      figures.add(id + ".steal", delta.stealPercent());
+    }
     Bench.log(
         "  cost per command: service %.0f µs, PostgreSQL %.0f µs, Redis %.0f µs, load %.0f µs"
-            + " CPU; %.2f transactions, %.0f WAL bytes, %.2f WAL flushes",
+            + " CPU; %.2f transactions, %.0f WAL bytes, %.2f WAL flushes; %.1f %% CPU stolen",
         delta.serviceCpu() * 1e6 / n,
         delta.postgresCpu() * 1e6 / n,
         delta.redisCpu() * 1e6 / n,
         delta.loadCpu() * 1e6 / n,
         delta.transactions() / n,
         delta.walBytes() / n,
-        delta.walFlushes() / n);
+        delta.walFlushes() / n,
+        delta.stealPercent());
   }
 
   Snapshot snapshot() {
@@ -94,6 +110,7 @@ final class WorkMeter {
             "SELECT (SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = '"
                 + db.database().replace("'", "''")
                 + "'), (SELECT wal_bytes FROM pg_stat_wal), (SELECT wal_sync FROM pg_stat_wal)");
+    double[] cpu = machineTicks();
     return new Snapshot(
         cpuSeconds(servicePid),
         cpuSecondsOf("postgres"),
@@ -101,7 +118,32 @@ final class WorkMeter {
         cpuSeconds(ProcessHandle.current().pid()),
         pg[0],
         pg[1],
-        pg[2]);
+        pg[2],
+        cpu[0],
+        cpu[1]);
+  }
+
+  /**
+   * Stolen and all CPU ticks of the machine since boot, from the first line of {@code /proc/stat}
+   * ({@code cpu user nice system idle iowait irq softirq steal ...}); zeros where it cannot be
+   * read.
+   */
+  static double[] machineTicks() {
+    try {
+      return machineTicks(Files.readAllLines(Path.of("/proc/stat")).get(0));
+    } catch (IOException | RuntimeException e) {
+      return new double[] {0, 0};
+    }
+  }
+
+  static double[] machineTicks(String cpuLine) {
+    String[] f = cpuLine.trim().split("\\s+");
+    double all = 0;
+    // user .. steal; guest time is already counted in user
+    for (int i = 1; i <= 8 && i < f.length; i++) {
+      all += Double.parseDouble(f[i]);
+    }
+    return new double[] {f.length > 8 ? Double.parseDouble(f[8]) : 0, all};
   }
 
   /**

@@ -92,6 +92,10 @@ class StreamConsumerIT {
         .isEqualTo(json.getLong("position"));
     assertThat(fields(first).get("type")).isEqualTo("StockReceived");
     assertThat(fields(first).get("aggregateType")).isEqualTo("Inventory");
+    // The payload is the stored one, field for field.
+    assertThat(json.getJsonObject("payload").getString("sku")).startsWith("FANOUT-");
+    assertThat(json.getJsonObject("payload").getInteger("qty")).isEqualTo(1);
+    assertThat(json.getString("causationId")).isNotBlank();
     // Batches go out as pipelines on one connection: the stream keeps store order throughout.
     List<Long> positions = new ArrayList<>();
     for (Response entry : redis.xrange(List.of(STREAM, "-", "+")).await(5, TimeUnit.SECONDS)) {

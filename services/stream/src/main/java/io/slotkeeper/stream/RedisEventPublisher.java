@@ -1,19 +1,15 @@
 package io.slotkeeper.stream;
 
-import com.fasterxml.jackson.core.type.TypeReference;
 import io.slotkeeper.events.StreamIds;
+import io.slotkeeper.platform.axon.AxonStorage;
 import io.slotkeeper.platform.axon.CommitQueues;
 import io.slotkeeper.platform.axon.EventPositions;
-import io.slotkeeper.platform.json.Json;
-import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.Request;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.axonframework.config.ProcessingGroup;
@@ -21,6 +17,7 @@ import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
+import org.axonframework.serialization.Serializer;
 
 /**
  * Fans every stored event out to a Redis stream ({@code slotkeeper:events} by default), at least
@@ -41,12 +38,14 @@ public class RedisEventPublisher {
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
   private static final String BATCH = RedisEventPublisher.class.getName() + ".batch";
-  private static final TypeReference<Map<String, Object>> FIELDS = new TypeReference<>() {};
 
   private final Redis redis;
   private final String stream;
   private final int maxLen;
   private final EventPositions positions;
+  // The event store's own: a stored payload's JSON is taken as it is (a serializer hands its own
+  // form over unchanged, another one's is deserialized and serialized again).
+  private final Serializer serializer = AxonStorage.eventSerializer();
 
   /**
    * @param maxLen the stream is trimmed to about this many entries ({@code MAXLEN ~})
@@ -60,8 +59,8 @@ public class RedisEventPublisher {
   }
 
   @EventHandler
-  void on(Object payload, EventMessage<?> message) {
-    StreamEvent event = of(payload, message, positions.of(message.getIdentifier()));
+  void on(EventMessage<?> message) {
+    Event event = of(message, positions.of(message.getIdentifier()), serializer);
     Request xadd =
         Request.cmd(Command.XADD)
             .arg(stream)
@@ -70,17 +69,17 @@ public class RedisEventPublisher {
             .arg(maxLen)
             .arg("*")
             .arg("eventId")
-            .arg(event.eventId())
+            .arg(message.getIdentifier())
             .arg("position")
-            .arg(event.position())
+            .arg(event.fields().position())
             .arg("type")
-            .arg(event.type())
+            .arg(event.fields().type())
             .arg("aggregateType")
-            .arg(String.valueOf(event.aggregateType()))
+            .arg(String.valueOf(event.fields().aggregateType()))
             .arg("aggregateId")
-            .arg(String.valueOf(event.aggregateId()))
+            .arg(String.valueOf(event.fields().aggregateId()))
             .arg("json")
-            .arg(event.json().encode());
+            .arg(event.json());
     if (!CurrentUnitOfWork.isStarted()) {
       send(List.of(xadd));
       return;
@@ -102,8 +101,15 @@ public class RedisEventPublisher {
     }
   }
 
-  /** The event as subscribers see it, built from Axon's message. */
-  static StreamEvent of(Object payload, EventMessage<?> message, long position) {
+  /** An append's event (its fields but the payload) and its JSON text. */
+  record Event(StreamEvent fields, String json) {}
+
+  /**
+   * The event as subscribers see it ({@link StreamEvent#json()}), built from Axon's message. The
+   * payload's JSON is the one stored: the handler takes no payload parameter, so a payload that no
+   * other handler read is never deserialized, and none is mapped and encoded again.
+   */
+  static Event of(EventMessage<?> message, long position, Serializer serializer) {
     String aggregateType = null;
     String aggregateId = null;
     long sequence = 0;
@@ -113,22 +119,24 @@ public class RedisEventPublisher {
       aggregateId = StreamIds.businessId(domain.getAggregateIdentifier());
       sequence = domain.getSequenceNumber();
     }
-    Object commandId = message.getMetaData().get("commandId");
-    Object correlationId = message.getMetaData().get("correlationId");
-    Object traceId = message.getMetaData().get("traceId");
-    Instant time = message.getTimestamp();
-    return new StreamEvent(
-        message.getIdentifier(),
-        position,
-        aggregateType,
-        aggregateId,
-        sequence,
-        StreamEvent.simpleType(payload.getClass().getName()),
-        time,
-        commandId == null ? null : commandId.toString(),
-        correlationId == null ? null : correlationId.toString(),
-        traceId == null ? null : traceId.toString(),
-        // the payload's fields as a map, without a round trip through a JSON string
-        new JsonObject(Json.mapper().convertValue(payload, FIELDS)));
+    StreamEvent fields =
+        new StreamEvent(
+            message.getIdentifier(),
+            position,
+            aggregateType,
+            aggregateId,
+            sequence,
+            StreamEvent.simpleType(message.getPayloadType().getName()),
+            message.getTimestamp(),
+            text(message.getMetaData().get("commandId")),
+            text(message.getMetaData().get("correlationId")),
+            text(message.getMetaData().get("traceId")),
+            null);
+    String payload = message.serializePayload(serializer, String.class).getData();
+    return new Event(fields, fields.encodeWith(payload));
+  }
+
+  private static String text(Object value) {
+    return value == null ? null : value.toString();
   }
 }

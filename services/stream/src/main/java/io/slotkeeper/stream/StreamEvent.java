@@ -31,6 +31,20 @@ public record StreamEvent(
 
   /** The event's JSON (the body of SSE data, the page entries and the Redis field "json"). */
   public JsonObject json() {
+    return envelope().put("payload", payload);
+  }
+
+  /**
+   * The text of {@link #json()} with {@code payloadJson} as the payload, copied as it is: a payload
+   * read from the store need not be parsed and encoded again (its {@link #payload} is not used).
+   */
+  String encodeWith(String payloadJson) {
+    String head = envelope().encode();
+    return head.substring(0, head.length() - 1) + ",\"payload\":" + payloadJson + "}";
+  }
+
+  /** Every field of {@link #json()} but the payload, in its order. */
+  private JsonObject envelope() {
     return new JsonObject()
         .put("eventId", eventId)
         .put("position", position)
@@ -41,8 +55,7 @@ public record StreamEvent(
         .put("time", time.toString())
         .put("causationId", causationId)
         .put("correlationId", correlationId)
-        .put("traceId", traceId)
-        .put("payload", payload);
+        .put("traceId", traceId);
   }
 
   /** The inverse of {@link #json()}. */

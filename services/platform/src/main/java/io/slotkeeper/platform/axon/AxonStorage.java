@@ -57,7 +57,10 @@ public final class AxonStorage {
           .setOwnerColumn("owner")
           .build();
 
-  private final Serializer serializer;
+  // One for every store in the JVM: readers of stored events that use it get the stored JSON as is.
+  private static final Serializer SERIALIZER =
+      JacksonSerializer.builder().objectMapper(Json.mapper()).build();
+
   private final Database database;
   private final EventPositions positions;
 
@@ -69,11 +72,15 @@ public final class AxonStorage {
   public AxonStorage(Database database, EventPositions positions) {
     this.database = database;
     this.positions = positions;
-    this.serializer = JacksonSerializer.builder().objectMapper(Json.mapper()).build();
+  }
+
+  /** The serializer of events, commands and tokens (the same instance for every store). */
+  public static Serializer eventSerializer() {
+    return SERIALIZER;
   }
 
   public Serializer serializer() {
-    return serializer;
+    return SERIALIZER;
   }
 
   /**
@@ -87,8 +94,8 @@ public final class AxonStorage {
         JdbcEventStorageEngine.builder()
             .connectionProvider(database.transactions())
             .transactionManager(database.transactions())
-            .eventSerializer(serializer)
-            .snapshotSerializer(serializer)
+            .eventSerializer(SERIALIZER)
+            .snapshotSerializer(SERIALIZER)
             .persistenceExceptionResolver(new SQLStateResolver("23505"))
             .dataType(byte[].class)
             .schema(EVENT_SCHEMA)
@@ -117,7 +124,7 @@ public final class AxonStorage {
   public TokenStore tokenStore(String instanceId) {
     return JdbcTokenStore.builder()
         .connectionProvider(database.transactions())
-        .serializer(serializer)
+        .serializer(SERIALIZER)
         .contentType(byte[].class)
         .schema(TOKEN_SCHEMA)
         .nodeId(instanceId)
