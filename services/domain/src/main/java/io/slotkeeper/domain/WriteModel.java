@@ -177,9 +177,9 @@ public final class WriteModel implements AutoCloseable {
     Configurer configurer =
         DefaultConfigurer.defaultConfiguration()
             .configureTransactionManager(c -> database.transactions())
-            .configureSerializer(c -> storage.serializer())
-            .configureEventSerializer(c -> storage.serializer())
-            .configureMessageSerializer(c -> storage.serializer())
+            .configureSerializer(c -> AxonStorage.eventSerializer())
+            .configureEventSerializer(c -> AxonStorage.eventSerializer())
+            .configureMessageSerializer(c -> AxonStorage.eventSerializer())
             .configureCorrelationDataProviders(c -> correlation)
             .configureEventStore(
                 c ->

@@ -10,6 +10,8 @@ import java.time.Instant;
 import java.util.Map;
 import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.axonframework.messaging.MetaData;
+import org.axonframework.serialization.SerializedMessage;
+import org.axonframework.serialization.SimpleSerializedObject;
 import org.junit.jupiter.api.Test;
 
 class RedisEventPublisherTest {
@@ -52,5 +54,28 @@ class RedisEventPublisherTest {
                 .put("onHand", 5)
                 .put("reserved", 0));
     assertThat(new JsonObject(event.json())).isEqualTo(decoded.json());
+  }
+
+  @Test
+  void aStoredPayloadIsCopiedAsStoredNotDeserializedAndEncodedAgain() {
+    // Stored text that re-encoding would change (spacing, field order) and a type that no class
+    // has: a deserialization would fail, an encoding of the object would not look like this.
+    String stored = "{ \"sku\" : \"A-1\",  \"qty\":5 }";
+    SerializedMessage<Object> message =
+        new SerializedMessage<>(
+            "event-2",
+            new SimpleSerializedObject<>(
+                stored, String.class, "io.slotkeeper.events.NoSuchEvent", null),
+            new SimpleSerializedObject<>("{}", String.class, MetaData.class.getName(), null),
+            AxonStorage.eventSerializer());
+    RedisEventPublisher.Event event =
+        RedisEventPublisher.of(
+            new GenericDomainEventMessage<>(
+                "Inventory", StreamIds.inventory("A-1"), 0, message, Instant.EPOCH),
+            7,
+            AxonStorage.eventSerializer());
+    assertThat(event.json()).endsWith(",\"payload\":" + stored + "}");
+    assertThat(new JsonObject(event.json()).getJsonObject("payload").getInteger("qty"))
+        .isEqualTo(5);
   }
 }

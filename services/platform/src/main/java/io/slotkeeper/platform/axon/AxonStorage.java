@@ -79,10 +79,6 @@ public final class AxonStorage {
     return SERIALIZER;
   }
 
-  public Serializer serializer() {
-    return SERIALIZER;
-  }
-
   /**
    * The event store engine on the {@code domain_event_entry} table (schema from Flyway). slotkeeper
    * takes no snapshots (aggregates are short and cached), so loading an aggregate skips Axon's
