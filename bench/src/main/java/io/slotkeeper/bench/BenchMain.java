@@ -240,7 +240,8 @@ public final class BenchMain {
         .append(".\n\n");
     md.append("Each figure is the median of ")
         .append(s.repeats())
-        .append(" repetitions (min and max beside it); ratios are ratios of medians. Settings: `")
+        .append(" repetitions (min and max beside it); each ratio is taken within one repetition")
+        .append(" (its phases run back to back), then the median of those. Settings: `")
         .append(settingsText(s))
         .append("`.\n\n");
     md.append(figures.markdown());
