@@ -31,6 +31,7 @@ import io.slotkeeper.timers.SlotRunner;
 import io.slotkeeper.timers.Timers;
 import io.slotkeeper.timers.jobs.JobHandlers;
 import io.vertx.core.DeploymentOptions;
+import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.json.JsonObject;
@@ -49,6 +50,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,6 +65,7 @@ public final class Slotkeeper implements AutoCloseable {
   private final Deque<AutoCloseable> toClose = new ArrayDeque<>();
   private int httpPort;
   private int grpcPort;
+  private List<GrpcApiVerticle> grpcInstances = List.of();
   private WriteModel writeModel;
 
   private Slotkeeper() {}
@@ -213,33 +216,27 @@ public final class Slotkeeper implements AutoCloseable {
             meters::scrape,
             Duration.ofSeconds(15),
             new EventReader(pool, config.streamGapTimeout()));
-    // Several instances on one port (Vert.x shares the bound socket among them, round-robin): a
-    // single event loop would parse, authenticate and answer every request on one core. Port 0
-    // becomes -1, Vert.x's "one random port shared by all instances".
-    List<HttpApiVerticle> https = new CopyOnWriteArrayList<>();
-    int port = config.httpPort() == 0 ? -1 : config.httpPort();
-    await(
-        vertx.deployVerticle(
-            () -> {
-              HttpApiVerticle instance = new HttpApiVerticle(deps);
-              https.add(instance);
-              return instance;
-            },
-            listenOn(port).setInstances(config.httpEventLoops())),
-        "the HTTP API");
+    // Several instances of each API on its port (Vert.x shares the bound socket among them and
+    // hands connections round-robin): a single event loop would parse, authenticate and answer
+    // every request on one core.
+    List<HttpApiVerticle> https =
+        deployShared(
+            vertx,
+            () -> new HttpApiVerticle(deps),
+            listenOn(config.httpPort(), -1).setInstances(config.httpEventLoops()),
+            "the HTTP API");
     httpPort = https.get(0).actualPort();
-    GrpcApiVerticle grpc = new GrpcApiVerticle(deps);
-    await(
-        vertx.deployVerticle(
-            grpc,
-            new DeploymentOptions()
-                .setConfig(
-                    new JsonObject()
-                        .put("port", config.grpcPort())
-                        .put("keepAliveMillis", config.grpcKeepAlive().toMillis())
-                        .put("keepAliveTimeoutMillis", config.grpcKeepAliveTimeout().toMillis()))),
-        "the gRPC API");
-    grpcPort = grpc.actualPort();
+    // gRPC keeps each connection (HTTP/2) on the instance that accepted it; several connections
+    // spread over the instances as HTTP's do.
+    DeploymentOptions grpcOptions =
+        listenOn(config.grpcPort(), -2).setInstances(config.httpEventLoops());
+    grpcOptions
+        .getConfig()
+        .put("keepAliveMillis", config.grpcKeepAlive().toMillis())
+        .put("keepAliveTimeoutMillis", config.grpcKeepAliveTimeout().toMillis());
+    grpcInstances =
+        deployShared(vertx, () -> new GrpcApiVerticle(deps), grpcOptions, "the gRPC API");
+    grpcPort = grpcInstances.get(0).actualPort();
     log.info(
         "slotkeeper instance {} ready on http://127.0.0.1:{} (gRPC on port {})",
         config.instanceId(),
@@ -247,8 +244,30 @@ public final class Slotkeeper implements AutoCloseable {
         grpcPort);
   }
 
-  private static DeploymentOptions listenOn(int port) {
-    return new DeploymentOptions().setConfig(new JsonObject().put("port", port));
+  /** Deploys {@code options.getInstances()} verticles from {@code factory}; returns them. */
+  private static <V extends VerticleBase> List<V> deployShared(
+      Vertx vertx, Supplier<V> factory, DeploymentOptions options, String what) {
+    List<V> instances = new CopyOnWriteArrayList<>();
+    await(
+        vertx.deployVerticle(
+            () -> {
+              V instance = factory.get();
+              instances.add(instance);
+              return instance;
+            },
+            options),
+        what);
+    return instances;
+  }
+
+  /**
+   * Options of verticles listening on {@code port}; port 0 (any free port) becomes {@code
+   * sharedRandom}, a negative port: Vert.x binds one random port for all servers that ask for the
+   * same negative value, so the instances of one API share theirs and HTTP and gRPC get two.
+   */
+  private static DeploymentOptions listenOn(int port, int sharedRandom) {
+    return new DeploymentOptions()
+        .setConfig(new JsonObject().put("port", port == 0 ? sharedRandom : port));
   }
 
   private static <T> T await(io.vertx.core.Future<T> future, String what) {
@@ -285,6 +304,11 @@ public final class Slotkeeper implements AutoCloseable {
   /** The gRPC port actually bound. */
   public int grpcPort() {
     return grpcPort;
+  }
+
+  /** The gRPC API's verticle instances sharing its port (SLOTKEEPER_HTTP_EVENT_LOOPS). */
+  public int grpcInstances() {
+    return grpcInstances.size();
   }
 
   @Override
