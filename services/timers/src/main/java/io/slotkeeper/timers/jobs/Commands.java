@@ -42,22 +42,40 @@ final class Commands {
    */
   static <R> Optional<CommandOutcome<R>> sendUnlessRefused(
       CommandService commands, Command command, SlotRun run) {
+    return join(sendUnlessRefusedAsync(commands, command, run));
+  }
+
+  /**
+   * {@link #sendUnlessRefused} without waiting: completes with empty on a domain refusal and fails
+   * with any other failure (its cause as it is).
+   */
+  static <R> CompletableFuture<Optional<CommandOutcome<R>>> sendUnlessRefusedAsync(
+      CommandService commands, Command command, SlotRun run) {
+    // The slot travels with the command into its events' metadata (e.g. inventory_log.slot).
+    CompletableFuture<CommandOutcome<R>> sent;
     try {
-      // The slot travels with the command into its events' metadata (e.g. inventory_log.slot).
-      return Optional.of(join(commands.<R>send(command, Map.of("slot", run.slotId()))));
+      sent = commands.<R>send(command, Map.of("slot", run.slotId()));
     } catch (RuntimeException e) {
-      if (!isRefusal(e)) {
-        throw e;
-      }
-      log.warn(
-          "job {} slot {}: {} for {} refused: {}",
-          run.job(),
-          run.slotId(),
-          command.getClass().getSimpleName(),
-          command.aggregateId(),
-          e.toString());
-      return Optional.empty();
+      sent = CompletableFuture.failedFuture(e);
     }
+    return sent.handle(
+        (outcome, failure) -> {
+          if (failure == null) {
+            return Optional.of(outcome);
+          }
+          Throwable cause = failure instanceof CompletionException ? failure.getCause() : failure;
+          if (!(cause instanceof RuntimeException e) || !isRefusal(e)) {
+            throw failure instanceof CompletionException c ? c : new CompletionException(cause);
+          }
+          log.warn(
+              "job {} slot {}: {} for {} refused: {}",
+              run.job(),
+              run.slotId(),
+              command.getClass().getSimpleName(),
+              command.aggregateId(),
+              e.toString());
+          return Optional.empty();
+        });
   }
 
   /**

@@ -8,8 +8,11 @@ import io.slotkeeper.timers.JobHandler;
 import io.slotkeeper.timers.SlotRun;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +38,9 @@ public final class InventorySyncJob implements JobHandler {
   private static final Logger log = LoggerFactory.getLogger(InventorySyncJob.class);
   private static final String FEED = "SELECT sku, on_hand, as_of FROM inventory_feed ORDER BY sku";
 
+  /** Counts sent and not yet answered, at most (each SKU is its own aggregate). */
+  static final int IN_FLIGHT = 16;
+
   private record FeedRow(String sku, long onHand, Instant asOf) {}
 
   private final CommandService commands;
@@ -48,6 +54,11 @@ public final class InventorySyncJob implements JobHandler {
   @Override
   public Map<String, Long> run(SlotRun run) {
     Tally tally = new Tally("applied", "ignored", "failed");
+    // Counts of different SKUs go at once, up to IN_FLIGHT of them: one by one, a feed of
+    // thousands of SKUs paid a command round trip and a commit each, in sequence.
+    Deque<CompletableFuture<Optional<CommandOutcome<InventorySnapshot>>>> inFlight =
+        new ArrayDeque<>();
+    RuntimeException failure = null;
     for (FeedRow row :
         sql.query(
             FEED,
@@ -67,13 +78,39 @@ public final class InventorySyncJob implements JobHandler {
               row.sku(),
               (int) row.onHand(),
               row.asOf());
-      Optional<CommandOutcome<InventorySnapshot>> outcome =
-          Commands.sendUnlessRefused(commands, count, run);
-      tally.add(
-          outcome
-              .map(o -> o.duplicate() || o.result().noop() ? "ignored" : "applied")
-              .orElse("failed"));
+      if (inFlight.size() == IN_FLIGHT) {
+        failure = settle(tally, inFlight.poll(), failure);
+        if (failure != null) {
+          break; // the attempt fails: send no more
+        }
+      }
+      inFlight.add(Commands.sendUnlessRefusedAsync(commands, count, run));
+    }
+    // Wait for every count sent, so none is still running when the attempt ends. A failure fails
+    // the attempt, which is retried under the same command IDs (applied counts come back as
+    // duplicates).
+    while (!inFlight.isEmpty()) {
+      failure = settle(tally, inFlight.poll(), failure);
+    }
+    if (failure != null) {
+      throw failure;
     }
     return tally.toMap();
+  }
+
+  /** Waits for one count and tallies it; returns the attempt's first failure, if any. */
+  private static RuntimeException settle(
+      Tally tally,
+      CompletableFuture<Optional<CommandOutcome<InventorySnapshot>>> sent,
+      RuntimeException earlier) {
+    try {
+      tally.add(
+          Commands.join(sent)
+              .map(o -> o.duplicate() || o.result().noop() ? "ignored" : "applied")
+              .orElse("failed"));
+      return earlier;
+    } catch (RuntimeException e) {
+      return earlier != null ? earlier : e;
+    }
   }
 }

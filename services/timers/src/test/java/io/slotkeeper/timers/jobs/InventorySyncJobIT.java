@@ -87,4 +87,22 @@ class InventorySyncJobIT {
     assertThat(runAt(T0)).isEqualTo(counts(1, 0, 1));
     harness.awaitLong(5, "SELECT on_hand FROM inventory WHERE sku = 'B'");
   }
+
+  @Test
+  void aFeedLongerThanTheCountsInFlightAppliesEveryRowOnce() {
+    int skus = InventorySyncJob.IN_FLIGHT * 5 + 3;
+    for (int i = 0; i < skus; i++) {
+      feed(String.format("S%03d", i), i, "2026-03-01T09:00:00Z");
+    }
+    feed("TOO-BIG", 3_000_000_000L, "2026-03-01T09:00:00Z");
+
+    assertThat(runAt(T0)).isEqualTo(counts(skus, 0, 1));
+    assertThat(harness.events("StockCounted")).isEqualTo(skus);
+    // The slot's retry: every count is a duplicate, nothing applied twice.
+    assertThat(runAt(T0)).isEqualTo(counts(0, skus, 1));
+    assertThat(harness.events("StockCounted")).isEqualTo(skus);
+    harness.awaitLong(
+        skus - 1,
+        "SELECT on_hand FROM inventory WHERE sku = '" + String.format("S%03d", skus - 1) + "'");
+  }
 }
