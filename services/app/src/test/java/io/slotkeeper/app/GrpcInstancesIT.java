@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The gRPC API runs as many verticle instances as the HTTP API (SLOTKEEPER_HTTP_EVENT_LOOPS), all
- * on one port: Vert.x hands each new connection to the next instance, so consecutive connections
- * land on different instances, and every instance serves the same store and keys.
+ * on one port: Vert.x hands new connections to the instances in turn (not observable from here;
+ * what is checked is that every connection is served and that a key is shared across them).
  */
 class GrpcInstancesIT {
 
@@ -60,7 +60,7 @@ class GrpcInstancesIT {
     }
     long events = h.count("SELECT count(*) FROM domain_event_entry");
 
-    // The key of connection 0's receipt, sent on connection 1 (the other instance): the same
+    // The key of connection 0's receipt, sent on connection 1 (the next instance in turn): the same
     // answer, marked as a replay, and nothing applied twice.
     GrpcTestClient.Reply<StockLevel> replay = receive(connections.get(1), "g-inst-0", 1);
     assertThat(replay.status()).isEqualTo(GrpcStatus.OK);
