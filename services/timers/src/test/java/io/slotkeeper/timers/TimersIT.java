@@ -4,12 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.slotkeeper.domain.WriteModel;
+import io.slotkeeper.events.DeterministicIds;
 import io.slotkeeper.events.StreamIds;
 import io.slotkeeper.events.inventory.InventoryCommand.ReceiveStock;
 import io.slotkeeper.platform.config.PostgresEndpoint;
 import io.slotkeeper.platform.db.Database;
 import io.slotkeeper.scheduler.schedule.job.JobsFile;
 import io.slotkeeper.testing.TestInfra;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -234,6 +238,59 @@ class TimersIT {
                     + last
                     + "'"))
         .isEqualTo(4);
+  }
+
+  @Test
+  void aSlotWhoseFireFailedIsFiredAgainOnceTheFaultClears() throws Exception {
+    // A real fault in PostgreSQL, not a mock: a trigger refuses the events of one slot's stream
+    // while `fault` holds its ID, so every fire of that slot fails (no record) and the slots
+    // around it complete. The timer must find the hole in the ledger (the rescan after a failed
+    // fire) and fire it again once the fault clears: one record, one effect.
+    String job = "flaky";
+    start("flaky", job(job, "ALL", "PT2S"), receiving(job)); // migrates the schema
+    Instant victim = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(3);
+    String stream = StreamIds.slot(DeterministicIds.forSlot(job, victim));
+    execute(
+        "CREATE TABLE fault (stream TEXT PRIMARY KEY)",
+        "INSERT INTO fault VALUES ('" + stream + "')",
+        "CREATE FUNCTION refuse_faulty() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+            + " IF EXISTS (SELECT 1 FROM fault WHERE stream = NEW.aggregate_identifier) THEN"
+            + " RAISE EXCEPTION 'injected fault for %', NEW.aggregate_identifier; END IF;"
+            + " RETURN NEW; END $$",
+        "CREATE TRIGGER refuse_faulty BEFORE INSERT ON domain_event_entry"
+            + " FOR EACH ROW EXECUTE FUNCTION refuse_faulty()");
+    String records = "SELECT count(*) FROM job_runs WHERE job = '" + job + "'";
+    String victimRecords = records + " AND nominal = '" + victim + "'";
+    // The slots after the victim complete while its fires keep failing.
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () -> count(records + " AND status = 'COMPLETED' AND nominal > '" + victim + "'") >= 3);
+    assertThat(count(victimRecords)).isZero();
+    execute("DELETE FROM fault");
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> count(victimRecords + " AND status = 'COMPLETED'") == 1);
+    assertThat(count(victimRecords)).isEqualTo(1);
+    // Its effect once, and no slot of the run with two effects.
+    String effects =
+        " FROM domain_event_entry WHERE aggregate_identifier = '"
+            + StreamIds.inventory(job)
+            + "' AND payload_type LIKE '%StockReceived'";
+    String reason = "convert_from(payload, 'UTF8')::jsonb->>'reason'";
+    assertThat(count("SELECT count(*)" + effects + " AND " + reason + " = 'tick " + victim + "'"))
+        .isEqualTo(1);
+    assertThat(count("SELECT count(*)" + effects))
+        .isEqualTo(count("SELECT count(DISTINCT " + reason + ")" + effects));
+  }
+
+  private void execute(String... statements) throws Exception {
+    try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+        Statement st = c.createStatement()) {
+      for (String sql : statements) {
+        st.execute(sql);
+      }
+    }
   }
 
   @Test
