@@ -1,7 +1,9 @@
 package io.slotkeeper.timers.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.slotkeeper.events.StreamIds;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -104,5 +106,39 @@ class InventorySyncJobIT {
     harness.awaitLong(
         skus - 1,
         "SELECT on_hand FROM inventory WHERE sku = '" + String.format("S%03d", skus - 1) + "'");
+  }
+
+  @Test
+  void aFailureMidFeedStopsTheSendsFailsTheAttemptAndItsRetryAppliesTheRestOnce() {
+    int skus = InventorySyncJob.IN_FLIGHT * 5 + 3;
+    for (int i = 0; i < skus; i++) {
+      feed(String.format("S%03d", i), i, "2026-03-01T09:00:00Z");
+    }
+    // A real fault, not a refusal: PostgreSQL refuses the events of one SKU's stream.
+    int faulty = 40;
+    harness.execute("CREATE TABLE fault (stream TEXT PRIMARY KEY)");
+    harness.execute(
+        "INSERT INTO fault VALUES ('" + StreamIds.inventory(String.format("S%03d", faulty)) + "')");
+    harness.execute(
+        "CREATE FUNCTION refuse_faulty() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+            + " IF EXISTS (SELECT 1 FROM fault WHERE stream = NEW.aggregate_identifier) THEN"
+            + " RAISE EXCEPTION 'injected fault for %', NEW.aggregate_identifier; END IF;"
+            + " RETURN NEW; END $$");
+    harness.execute(
+        "CREATE TRIGGER refuse_faulty BEFORE INSERT ON domain_event_entry"
+            + " FOR EACH ROW EXECUTE FUNCTION refuse_faulty()");
+
+    assertThatThrownBy(() -> runAt(T0)).hasMessageContaining("injected fault");
+    long applied = harness.events("StockCounted");
+    // The failure stopped the sends: nothing after the counts that were in flight with it.
+    assertThat(applied).isBetween(1L, (long) faulty + InventorySyncJob.IN_FLIGHT - 1);
+    // And the attempt ended only when every count it sent had settled: none lands later.
+    harness.execute("SELECT pg_sleep(0.5)");
+    assertThat(harness.events("StockCounted")).isEqualTo(applied);
+
+    // The fault clears; the slot's retry (same command IDs) applies the rest, each once.
+    harness.execute("DELETE FROM fault");
+    assertThat(runAt(T0)).isEqualTo(counts(skus - applied, applied, 0));
+    assertThat(harness.events("StockCounted")).isEqualTo(skus);
   }
 }
