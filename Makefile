@@ -31,7 +31,7 @@ CHAOS_SECONDS ?= 180
 $(CHAOS_JAR): $(JAR) $(shell find chaos -name pom.xml -o -path '*/src/main/*' -type f 2>/dev/null)
 	$(MVN) -q -DskipTests install -pl chaos
 
-## chaos: the fault test (3 instances, kills, Redis restart, PostgreSQL down 10 s, a pause);
+## chaos: the fault test (3 instances, kills, Redis restart, PostgreSQL crash + 10 s down, a pause);
 ## prints a verdict table, writes chaos/results/<time>.json, fails on any violation
 chaos: $(CHAOS_JAR)
 	CHAOS_SECONDS=$(CHAOS_SECONDS) SLOTKEEPER_LOG_FORMAT=text java -cp $(CHAOS_JAR):$(JAR) io.slotkeeper.chaos.Chaos

@@ -33,10 +33,11 @@ import java.util.concurrent.TimeUnit;
  * {@code make chaos}: three slotkeeper instances on one embedded PostgreSQL and one embedded Redis
  * (both started and stopped here, on private ports, data under /tmp), a 1-second job, HTTP clients
  * retrying with their keys and two SSE subscribers, while instances are killed and restarted, Redis
- * restarts, PostgreSQL stops for 10 s and an instance is paused past its lease. Then the checks;
- * exit code 0 only if every one passes. Settings: {@code CHAOS_SECONDS} (default 180), {@code
- * CHAOS_CLIENTS} (4), {@code CHAOS_JAR} (services/app/target/slotkeeper.jar), {@code CHAOS_RESULTS}
- * (chaos/results), {@code CHAOS_KILL_EVERY} (20).
+ * restarts, PostgreSQL crashes (stop -m immediate) and is down for 10 s and an instance is paused
+ * past its lease. Then the checks; exit code 0 only if every one passes. Settings: {@code
+ * CHAOS_SECONDS} (default 180), {@code CHAOS_CLIENTS} (4), {@code CHAOS_JAR}
+ * (services/app/target/slotkeeper.jar), {@code CHAOS_RESULTS} (chaos/results), {@code
+ * CHAOS_KILL_EVERY} (20).
  */
 public final class Chaos {
 
@@ -311,7 +312,7 @@ public final class Chaos {
       s.schedule(() -> guarded(() -> killAndRestart(s, target)), at, TimeUnit.SECONDS);
     }
     s.schedule(() -> guarded(this::restartRedis), seconds * 3 / 10 + 3, TimeUnit.SECONDS);
-    s.schedule(() -> guarded(this::stopPostgres), seconds / 2 + 3, TimeUnit.SECONDS);
+    s.schedule(() -> guarded(this::crashPostgres), seconds / 2 + 3, TimeUnit.SECONDS);
     s.schedule(() -> guarded(() -> pauseLeaseHolder(s)), seconds * 7 / 10 + 3, TimeUnit.SECONDS);
     s.scheduleWithFixedDelay(() -> guarded(this::revive), 2, 2, TimeUnit.SECONDS);
   }
@@ -351,12 +352,27 @@ public final class Chaos {
     fault("Redis started again on port " + redisPort);
   }
 
-  private void stopPostgres() {
-    fault("PostgreSQL stopping (pg_ctl stop -m fast) for 10 s");
-    pg.close();
+  private void crashPostgres() {
+    // A crash, not a clean stop: what was committed without waiting for the WAL flush (keys'
+    // claims, projection and publisher batches) may be lost, and nothing acknowledged may be.
+    fault("PostgreSQL crashing (pg_ctl stop -m immediate) for 10 s");
+    pg.crash();
     sleep(10_000);
     pg = EmbeddedPostgresServer.start(dataDir, pgPort);
-    fault("PostgreSQL started again on port " + pgPort);
+    fault(
+        "PostgreSQL started again on port "
+            + pgPort
+            + (recoveredFromCrash() ? " after crash recovery" : " WITHOUT crash recovery"));
+  }
+
+  /** Whether the server's log says it found itself crashed and replayed its WAL. */
+  private boolean recoveredFromCrash() {
+    try {
+      return Files.readString(dataDir.resolve("logs").resolve("postgres.log"))
+          .contains("automatic recovery in progress");
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /** SIGSTOP the holder of the chaos job's lease (TTL 3 s) for 8 s, then SIGCONT. */

@@ -136,6 +136,17 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     log.info("embedded PostgreSQL stopped");
   }
 
+  /**
+   * Crashes the server as a power cut of the database process would: {@code pg_ctl stop -m
+   * immediate} ends every process at once, with no shutdown checkpoint, so WAL not yet flushed
+   * (commits made with {@code synchronous_commit = off}) is lost and the next {@link #start} runs
+   * crash recovery. For fault tests.
+   */
+  public void crash() {
+    pgQuietly("pg_ctl", "stop", "-D", pgData.toString(), "-m", "immediate", "-w", "-t", "30");
+    log.info("embedded PostgreSQL crashed (stop -m immediate)");
+  }
+
   private void pg(String tool, String... args) throws IOException {
     List<String> cmd = new ArrayList<>(runAs);
     cmd.add(binDir.resolve("bin").resolve(tool).toString());
