@@ -65,6 +65,7 @@ public final class BenchMain {
         "pgbench.tps",
         "Ceiling: pgbench, dedup row + event row, " + s.pgbenchClients() + " clients",
         "tx/s");
+    WorkMeter.defineMachine(f, "pgbench", "Ceiling: pgbench", "transaction");
     CommandBench.define(f, s);
     int max = s.maxClients();
     f.define(
@@ -79,6 +80,14 @@ public final class BenchMain {
         "",
         ">= 0.5",
         v -> v >= 0.5);
+    f.define(
+        "ratio.cost.orders",
+        "Place order at " + max + " clients: machine CPU per command / pgbench's per transaction",
+        "");
+    f.define(
+        "ratio.cost.receipts",
+        "Receive stock at " + max + " clients: machine CPU per command / pgbench's per transaction",
+        "");
     f.define(
         "ratio.replays", "Replays / unique orders at " + max + " clients", "", ">= 2", v -> v >= 2);
     CommandBench.defineLoadFigures(f, s, "baseline", "Baseline (check-then-insert): order", false);
@@ -112,9 +121,15 @@ public final class BenchMain {
     BenchSettings s = bench.settings;
     PostgresEndpoint db = bench.freshDatabase("pgbench");
     Pgbench.createTables(db);
-    double tps = Pgbench.run(bench, db, s.pgbenchClients(), s.pgbenchSeconds());
-    figures.add("pgbench.tps", tps);
-    Bench.log("  pgbench: %.0f tps", tps);
+    WorkMeter.Snapshot before = WorkMeter.machineSnapshot();
+    Pgbench.Result run = Pgbench.run(bench, db, s.pgbenchClients(), s.pgbenchSeconds());
+    WorkMeter.Snapshot used = WorkMeter.machineSnapshot().minus(before);
+    figures.add("pgbench.tps", run.tps());
+    // Over the process's life, connections included: a few per cent more than the measured rate.
+    WorkMeter.recordMachine(figures, "pgbench", used, run.transactions());
+    Bench.log(
+        "  pgbench: %.0f tps; machine CPU %.0f µs per transaction, %.0f %% busy",
+        run.tps(), used.machineCpu() * 1e6 / run.transactions(), used.busyPercent());
   }
 
   private static void baseline(Bench bench, Figures figures, int rep) {
@@ -175,6 +190,8 @@ public final class BenchMain {
     String orders = "orders.c" + max + ".rate";
     ratio(f, "ratio.orders", orders, "pgbench.tps");
     ratio(f, "ratio.receipts", "receipts.c" + max + ".rate", "pgbench.tps");
+    ratio(f, "ratio.cost.orders", "cost.orders.cpu.machine", "pgbench.cpu.machine");
+    ratio(f, "ratio.cost.receipts", "cost.receipts.cpu.machine", "pgbench.cpu.machine");
     ratio(f, "ratio.replays", "replays.c" + max + ".rate", orders);
     ratio(f, "ratio.baseline", orders, "baseline.c" + max + ".rate");
   }

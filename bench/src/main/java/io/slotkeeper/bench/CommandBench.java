@@ -145,6 +145,7 @@ final class CommandBench {
         "projection.p99", "Projection lag (orders, under load), p99", "ms", "< 500", v -> v < 500);
     String max = s.maxClients() + " clients";
     WorkMeter.define(figures, "cost.orders", "Place order, " + max);
+    WorkMeter.define(figures, "cost.receipts", "Receive stock, " + max);
     WorkMeter.define(figures, "cost.replays", "Replays, " + max);
     figures.define("stream.rate", "Event stream delivery to one SSE subscriber", "events/s");
     figures.define(
@@ -210,10 +211,15 @@ final class CommandBench {
         }
 
         String rPrefix = bench.runId + "-r" + rep + "-s" + c;
+        WorkMeter.Period receiptsCost =
+            c == s.maxClients() ? meter.around(s.warmupSeconds(), s.loadSeconds()) : null;
         Load.Result receipts =
             Load.run(c, s.warmupSeconds(), s.loadSeconds(), receipts(svc.baseUrl(), rPrefix));
         record(figures, "receipts", c, receipts);
         Bench.log("  receipts c=%d: %s", c, receipts);
+        if (receiptsCost != null) {
+          WorkMeter.record(figures, "cost.receipts", receiptsCost.await(), receipts.ok());
+        }
 
         WorkMeter.Period replaysCost =
             c == s.maxClients() ? meter.around(s.warmupSeconds(), s.loadSeconds()) : null;

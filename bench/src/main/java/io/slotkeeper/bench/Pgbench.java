@@ -29,6 +29,11 @@ final class Pgbench {
 
   private static final Pattern TPS =
       Pattern.compile("tps = ([0-9.]+) \\((?:without initial connection time|excluding)");
+  private static final Pattern TRANSACTIONS =
+      Pattern.compile("number of transactions actually processed: ([0-9]+)");
+
+  /** What one run measured: its rate, and the transactions it committed. */
+  record Result(double tps, long transactions) {}
 
   private Pgbench() {}
 
@@ -43,8 +48,8 @@ final class Pgbench {
             + " UNIQUE (aggregate_id, seq))");
   }
 
-  /** Runs pgbench for {@code seconds} and answers its tps. */
-  static double run(Bench bench, PostgresEndpoint db, int clients, int seconds) {
+  /** Runs pgbench for {@code seconds}. */
+  static Result run(Bench bench, PostgresEndpoint db, int clients, int seconds) {
     BenchSettings s = bench.settings;
     try {
       Files.createDirectories(bench.logs);
@@ -76,11 +81,12 @@ final class Pgbench {
       pb.redirectOutput(log.toFile());
       int exit = pb.start().waitFor();
       String out = Files.readString(log, StandardCharsets.UTF_8);
-      Matcher m = TPS.matcher(out);
-      if (exit != 0 || !m.find()) {
+      Matcher tps = TPS.matcher(out);
+      Matcher transactions = TRANSACTIONS.matcher(out);
+      if (exit != 0 || !tps.find() || !transactions.find()) {
         throw new IllegalStateException("pgbench failed (exit " + exit + "): " + out);
       }
-      return Double.parseDouble(m.group(1));
+      return new Result(Double.parseDouble(tps.group(1)), Long.parseLong(transactions.group(1)));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot run " + s.pgbench(), e);
     } catch (InterruptedException e) {

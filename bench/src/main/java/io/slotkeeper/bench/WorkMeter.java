@@ -31,6 +31,7 @@ final class WorkMeter {
       double walBytes,
       double walFlushes,
       double stolenTicks,
+      double busyTicks,
       double allTicks) {
 
     Snapshot minus(Snapshot o) {
@@ -43,12 +44,23 @@ final class WorkMeter {
           walBytes - o.walBytes,
           walFlushes - o.walFlushes,
           stolenTicks - o.stolenTicks,
+          busyTicks - o.busyTicks,
           allTicks - o.allTicks);
     }
 
     /** The percentage of the machine's CPU time the hypervisor gave to others (NaN: unknown). */
     double stealPercent() {
       return allTicks > 0 ? 100.0 * stolenTicks / allTicks : Double.NaN;
+    }
+
+    /** The percentage of the machine's CPU time that some process used (NaN: unknown). */
+    double busyPercent() {
+      return allTicks > 0 ? 100.0 * busyTicks / allTicks : Double.NaN;
+    }
+
+    /** CPU seconds that all processes of the machine used together. */
+    double machineCpu() {
+      return busyTicks / TICKS_PER_SECOND;
     }
   }
 
@@ -72,6 +84,27 @@ final class WorkMeter {
     figures.define(id + ".wal", label + ": WAL bytes per command", "B");
     figures.define(id + ".flushes", label + ": WAL flushes per command", "flushes");
     figures.define(id + ".steal", label + ": CPU time stolen by the hypervisor", "%");
+    defineMachine(figures, id, label, "command");
+  }
+
+  /**
+   * The machine-wide figures of a period: CPU time of every process per unit of work, and the share
+   * of the machine's CPU in use. Unlike the per-process figures these need no list of parties, so
+   * the pgbench ceiling gets them too, and a command's cost can be set against a ceiling
+   * transaction's measured in the same way.
+   */
+  static void defineMachine(Figures figures, String id, String label, String unit) {
+    figures.define(
+        id + ".cpu.machine", label + ": machine CPU per " + unit + " (every process)", "µs");
+    figures.define(id + ".busy", label + ": machine CPU in use", "%");
+  }
+
+  /** Adds the machine-wide figures of the period between two snapshots. */
+  static void recordMachine(Figures figures, String id, Snapshot delta, double units) {
+    if (units > 0 && delta.allTicks() > 0) {
+      figures.add(id + ".cpu.machine", delta.machineCpu() * 1e6 / units);
+      figures.add(id + ".busy", delta.busyPercent());
+    }
   }
 
   /** Adds the cost per command of the period between two snapshots. */
@@ -90,13 +123,17 @@ final class WorkMeter {
     if (!Double.isNaN(delta.stealPercent())) {
       figures.add(id + ".steal", delta.stealPercent());
     }
+    recordMachine(figures, id, delta, n);
     Bench.log(
         "  cost per command: service %.0f µs, PostgreSQL %.0f µs, Redis %.0f µs, load %.0f µs"
-            + " CPU; %.2f transactions, %.0f WAL bytes, %.2f WAL flushes; %.1f %% CPU stolen",
+            + " CPU (machine %.0f µs, %.0f %% busy); %.2f transactions, %.0f WAL bytes,"
+            + " %.2f WAL flushes; %.1f %% CPU stolen",
         delta.serviceCpu() * 1e6 / n,
         delta.postgresCpu() * 1e6 / n,
         delta.redisCpu() * 1e6 / n,
         delta.loadCpu() * 1e6 / n,
+        delta.machineCpu() * 1e6 / n,
+        delta.busyPercent(),
         delta.transactions() / n,
         delta.walBytes() / n,
         delta.walFlushes() / n,
@@ -120,30 +157,42 @@ final class WorkMeter {
         pg[1],
         pg[2],
         cpu[0],
-        cpu[1]);
+        cpu[1],
+        cpu[2]);
+  }
+
+  /** Only the machine's CPU counters (for a period no service takes part in, e.g. pgbench's). */
+  static Snapshot machineSnapshot() {
+    double[] cpu = machineTicks();
+    return new Snapshot(0, 0, 0, 0, 0, 0, 0, cpu[0], cpu[1], cpu[2]);
   }
 
   /**
-   * Stolen and all CPU ticks of the machine since boot, from the first line of {@code /proc/stat}
-   * ({@code cpu user nice system idle iowait irq softirq steal ...}); zeros where it cannot be
-   * read.
+   * Stolen, busy and all CPU ticks of the machine since boot, from the first line of {@code
+   * /proc/stat} ({@code cpu user nice system idle iowait irq softirq steal ...}; busy is user,
+   * nice, system, irq and softirq); zeros where it cannot be read.
    */
   static double[] machineTicks() {
     try {
       return machineTicks(Files.readAllLines(Path.of("/proc/stat")).get(0));
     } catch (IOException | RuntimeException e) {
-      return new double[] {0, 0};
+      return new double[] {0, 0, 0};
     }
   }
 
   static double[] machineTicks(String cpuLine) {
     String[] f = cpuLine.trim().split("\\s+");
     double all = 0;
+    double busy = 0;
     // user .. steal; guest time is already counted in user
     for (int i = 1; i <= 8 && i < f.length; i++) {
-      all += Double.parseDouble(f[i]);
+      double ticks = Double.parseDouble(f[i]);
+      all += ticks;
+      if (i != 4 && i != 5 && i != 8) { // not idle, iowait or steal
+        busy += ticks;
+      }
     }
-    return new double[] {f.length > 8 ? Double.parseDouble(f[8]) : 0, all};
+    return new double[] {f.length > 8 ? Double.parseDouble(f[8]) : 0, busy, all};
   }
 
   /**
