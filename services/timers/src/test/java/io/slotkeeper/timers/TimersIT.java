@@ -250,15 +250,7 @@ class TimersIT {
     start("flaky", job(job, "ALL", "PT2S"), receiving(job)); // migrates the schema
     Instant victim = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(3);
     String stream = StreamIds.slot(DeterministicIds.forSlot(job, victim));
-    execute(
-        "CREATE TABLE fault (stream TEXT PRIMARY KEY)",
-        "INSERT INTO fault VALUES ('" + stream + "')",
-        "CREATE FUNCTION refuse_faulty() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
-            + " IF EXISTS (SELECT 1 FROM fault WHERE stream = NEW.aggregate_identifier) THEN"
-            + " RAISE EXCEPTION 'injected fault for %', NEW.aggregate_identifier; END IF;"
-            + " RETURN NEW; END $$",
-        "CREATE TRIGGER refuse_faulty BEFORE INSERT ON domain_event_entry"
-            + " FOR EACH ROW EXECUTE FUNCTION refuse_faulty()");
+    execute(InjectedFaults.refuseEventsOf(stream).toArray(String[]::new));
     String records = "SELECT count(*) FROM job_runs WHERE job = '" + job + "'";
     String victimRecords = records + " AND nominal = '" + victim + "'";
     // The slots after the victim complete while its fires keep failing.
@@ -267,7 +259,7 @@ class TimersIT {
         .until(
             () -> count(records + " AND status = 'COMPLETED' AND nominal > '" + victim + "'") >= 3);
     assertThat(count(victimRecords)).isZero();
-    execute("DELETE FROM fault");
+    execute(InjectedFaults.CLEAR);
     await()
         .atMost(Duration.ofSeconds(20))
         .until(() -> count(victimRecords + " AND status = 'COMPLETED'") == 1);

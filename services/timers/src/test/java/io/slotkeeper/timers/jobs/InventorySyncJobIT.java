@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.slotkeeper.events.StreamIds;
+import io.slotkeeper.timers.InjectedFaults;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -116,17 +117,8 @@ class InventorySyncJobIT {
     }
     // A real fault, not a refusal: PostgreSQL refuses the events of one SKU's stream.
     int faulty = 40;
-    harness.execute("CREATE TABLE fault (stream TEXT PRIMARY KEY)");
-    harness.execute(
-        "INSERT INTO fault VALUES ('" + StreamIds.inventory(String.format("S%03d", faulty)) + "')");
-    harness.execute(
-        "CREATE FUNCTION refuse_faulty() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
-            + " IF EXISTS (SELECT 1 FROM fault WHERE stream = NEW.aggregate_identifier) THEN"
-            + " RAISE EXCEPTION 'injected fault for %', NEW.aggregate_identifier; END IF;"
-            + " RETURN NEW; END $$");
-    harness.execute(
-        "CREATE TRIGGER refuse_faulty BEFORE INSERT ON domain_event_entry"
-            + " FOR EACH ROW EXECUTE FUNCTION refuse_faulty()");
+    InjectedFaults.refuseEventsOf(StreamIds.inventory(String.format("S%03d", faulty)))
+        .forEach(harness::execute);
 
     assertThatThrownBy(() -> runAt(T0)).hasMessageContaining("injected fault");
     long applied = harness.events("StockCounted");
@@ -137,7 +129,7 @@ class InventorySyncJobIT {
     assertThat(harness.events("StockCounted")).isEqualTo(applied);
 
     // The fault clears; the slot's retry (same command IDs) applies the rest, each once.
-    harness.execute("DELETE FROM fault");
+    harness.execute(InjectedFaults.CLEAR);
     assertThat(runAt(T0)).isEqualTo(counts(skus - applied, applied, 0));
     assertThat(harness.events("StockCounted")).isEqualTo(skus);
   }
