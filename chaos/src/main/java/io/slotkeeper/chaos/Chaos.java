@@ -65,6 +65,8 @@ public final class Chaos {
   private volatile EmbeddedPostgresServer pg;
   private volatile EmbeddedRedisServer redis;
   private long t0;
+  // What the database fault did: a run whose crash did not happen (or left no sign) must not pass.
+  private volatile String postgresCrash = "not run";
 
   public static void main(String[] args) throws Exception {
     int code;
@@ -190,6 +192,13 @@ public final class Chaos {
         && subscribers.stream().anyMatch(s -> s.last() < upTo)) {
       Thread.sleep(500);
     }
+    results.add(
+        Checks.Check.of(
+            "the PostgreSQL crash took effect (crash recovery ran)",
+            Map.of("postgresCrash", postgresCrash),
+            "recovered".equals(postgresCrash)
+                ? List.of()
+                : List.of("PostgreSQL: " + postgresCrash)));
     results.add(checks.slots(JOB, start.plusSeconds(5), end.minusSeconds(5)));
     results.add(checks.effectsOnce(JOB, end.minusSeconds(5)));
     results.add(checks.acknowledged(new ArrayList<>(load.acks)));
@@ -359,10 +368,8 @@ public final class Chaos {
     pg.crash();
     sleep(10_000);
     pg = EmbeddedPostgresServer.start(dataDir, pgPort);
-    fault(
-        "PostgreSQL started again on port "
-            + pgPort
-            + (recoveredFromCrash() ? " after crash recovery" : " WITHOUT crash recovery"));
+    postgresCrash = recoveredFromCrash() ? "recovered" : "started again without crash recovery";
+    fault("PostgreSQL started again on port " + pgPort + ": " + postgresCrash);
   }
 
   /** Whether the server's log says it found itself crashed and replayed its WAL. */
