@@ -58,9 +58,9 @@ final class WorkMeter {
       return allTicks > 0 ? 100.0 * busyTicks / allTicks : Double.NaN;
     }
 
-    /** CPU seconds that all processes of the machine used together. */
-    double machineCpu() {
-      return busyTicks / TICKS_PER_SECOND;
+    /** CPU time that all processes of the machine used together, in µs per unit of work. */
+    double machineMicrosPer(double units) {
+      return busyTicks / TICKS_PER_SECOND * 1e6 / units;
     }
   }
 
@@ -102,7 +102,7 @@ final class WorkMeter {
   /** Adds the machine-wide figures of the period between two snapshots. */
   static void recordMachine(Figures figures, String id, Snapshot delta, double units) {
     if (units > 0 && delta.allTicks() > 0) {
-      figures.add(id + ".cpu.machine", delta.machineCpu() * 1e6 / units);
+      figures.add(id + ".cpu.machine", delta.machineMicrosPer(units));
       figures.add(id + ".busy", delta.busyPercent());
     }
   }
@@ -132,7 +132,7 @@ final class WorkMeter {
         delta.postgresCpu() * 1e6 / n,
         delta.redisCpu() * 1e6 / n,
         delta.loadCpu() * 1e6 / n,
-        delta.machineCpu() * 1e6 / n,
+        delta.machineMicrosPer(n),
         delta.busyPercent(),
         delta.transactions() / n,
         delta.walBytes() / n,

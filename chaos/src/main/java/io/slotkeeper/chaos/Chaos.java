@@ -11,6 +11,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -367,15 +368,30 @@ public final class Chaos {
     fault("PostgreSQL crashing (pg_ctl stop -m immediate) for 10 s");
     pg.crash();
     sleep(10_000);
+    long logBefore = logSize();
     pg = EmbeddedPostgresServer.start(dataDir, pgPort);
-    postgresCrash = recoveredFromCrash() ? "recovered" : "started again without crash recovery";
+    postgresCrash =
+        recoveredFromCrash(logBefore) ? "recovered" : "started again without crash recovery";
     fault("PostgreSQL started again on port " + pgPort + ": " + postgresCrash);
   }
 
-  /** Whether the server's log says it found itself crashed and replayed its WAL. */
-  private boolean recoveredFromCrash() {
+  private long logSize() {
     try {
-      return Files.readString(dataDir.resolve("logs").resolve("postgres.log"))
+      return Files.size(EmbeddedPostgresServer.logFile(dataDir));
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+
+  /**
+   * Whether what the server logged since {@code offset} (its start after the crash) says it found
+   * itself crashed and replayed its WAL.
+   */
+  private boolean recoveredFromCrash(long offset) {
+    try {
+      byte[] log = Files.readAllBytes(EmbeddedPostgresServer.logFile(dataDir));
+      int from = (int) Math.min(offset, log.length);
+      return new String(log, from, log.length - from, StandardCharsets.UTF_8)
           .contains("automatic recovery in progress");
     } catch (IOException e) {
       return false;

@@ -63,7 +63,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     try {
       Path binDir = extractBinaries();
       Path pgData = dataDir.resolve("postgres");
-      Path logFile = dataDir.resolve("logs").resolve("postgres.log");
+      Path logFile = logFile(dataDir);
       Files.createDirectories(logFile.getParent());
       boolean root = "root".equals(System.getProperty("user.name"));
       List<String> runAs =
@@ -124,6 +124,11 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     } catch (IOException e) {
       throw new EmbeddedServerException("embedded PostgreSQL did not start: " + e.getMessage(), e);
     }
+  }
+
+  /** The server log of the PostgreSQL whose data lies under {@code dataDir}. */
+  public static Path logFile(Path dataDir) {
+    return dataDir.resolve("logs").resolve("postgres.log");
   }
 
   public PostgresEndpoint endpoint() {

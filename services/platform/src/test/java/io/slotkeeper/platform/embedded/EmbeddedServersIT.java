@@ -33,7 +33,7 @@ class EmbeddedServersIT {
         assertThat(rs.getInt(1)).isEqualTo(42);
       }
     }
-    assertThat(Files.exists(dataDir.resolve("logs").resolve("postgres.log"))).isTrue();
+    assertThat(Files.exists(EmbeddedPostgresServer.logFile(dataDir))).isTrue();
   }
 
   @Test
