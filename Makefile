@@ -39,7 +39,7 @@ chaos: $(CHAOS_JAR)
 BENCH_JAR := bench/target/slotkeeper-bench.jar
 
 $(BENCH_JAR): $(JAR) $(shell find bench -name pom.xml -o -path '*/src/main/*' -type f 2>/dev/null)
-	$(MVN) -q -Pbench -pl bench -am -DskipTests install
+	$(MVN) -q -pl bench -am -DskipTests install
 
 ## bench: the benchmark (docs/benchmarks.md); writes bench/results/<date>.json and .md.
 ##        BENCH_QUICK=1 for a ~2-minute smoke run (results under bench/results/tmp/)

@@ -197,7 +197,7 @@ public final class BenchMain {
   }
 
   /** A ratio, when both sides were measured (a skipped phase leaves it "not measured"). */
-  private static void ratio(Figures f, String id, String numeratorId, String denominatorId) {
+  static void ratio(Figures f, String id, String numeratorId, String denominatorId) {
     List<Double> n = f.values(numeratorId);
     List<Double> d = f.values(denominatorId);
     if (n.isEmpty() || d.isEmpty()) {

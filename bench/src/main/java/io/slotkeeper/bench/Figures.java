@@ -144,6 +144,7 @@ final class Figures {
     if (Math.abs(d) >= 10) {
       return String.format("%.1f", d);
     }
-    return String.format("%.2f", d);
+    // Three decimals below 1: a ratio of 0.4986 against a target of 0.5 must not read "0.50".
+    return String.format(Math.abs(d) >= 1 ? "%.2f" : "%.3f", d);
   }
 }

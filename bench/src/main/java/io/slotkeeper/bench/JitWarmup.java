@@ -15,9 +15,9 @@ import java.util.stream.Stream;
  * place-order rate at 32 clients after a 5 s warm-up was half of what it was after 60 s.
  *
  * <p>Quiet means the compiler threads ({@code C1/C2 CompilerThread*}, read from {@code
- * /proc/<pid>/task}) used less than {@code quietShare} of one core during the last round. The time
- * it took and the compiler CPU it cost are figures of their own: they are what a new instance of
- * the service needs before it runs at full speed.
+ * /proc/<pid>/task}) used less than {@code quietShare} of one core in each of the last rounds, one
+ * of each kind of request. The time it took and the compiler CPU it cost are figures of their own:
+ * they are what a new instance of the service needs before it runs at full speed.
  */
 final class JitWarmup {
 
@@ -64,8 +64,10 @@ final class JitWarmup {
     long t0 = System.nanoTime();
     double cpu0 = compilerCpuSeconds(pid);
     double before = cpu0;
-    boolean quiet = false;
-    for (int round = 0; !quiet && elapsedSeconds(t0) < maxSeconds; round++) {
+    // Quiet rounds in a row: one of each call is needed, as a quiet round of one kind of request
+    // says nothing of the code only another kind runs.
+    int quietRounds = 0;
+    for (int round = 0; quietRounds < calls.size() && elapsedSeconds(t0) < maxSeconds; round++) {
       long r0 = System.nanoTime();
       Load.run(clients, 0, ROUND_SECONDS, calls.get(round % calls.size()));
       double now = compilerCpuSeconds(pid);
@@ -73,10 +75,10 @@ final class JitWarmup {
         // no /proc to read (not Linux, or the process is gone): one round is all we can do
         return new Result(elapsedSeconds(t0), Double.NaN, false);
       }
-      quiet = (now - before) / elapsedSeconds(r0) < quietShare;
+      quietRounds = (now - before) / elapsedSeconds(r0) < quietShare ? quietRounds + 1 : 0;
       before = now;
     }
-    return new Result(elapsedSeconds(t0), before - cpu0, quiet);
+    return new Result(elapsedSeconds(t0), before - cpu0, quietRounds >= calls.size());
   }
 
   /** CPU seconds (user + system) of the JIT compiler threads of a process; NaN if unreadable. */

@@ -48,6 +48,16 @@ final class Pgbench {
             + " UNIQUE (aggregate_id, seq))");
   }
 
+  /** What pgbench's report says, or why it cannot be trusted (a failed run, an unknown format). */
+  static Result parse(int exit, String out) {
+    Matcher tps = TPS.matcher(out);
+    Matcher transactions = TRANSACTIONS.matcher(out);
+    if (exit != 0 || !tps.find() || !transactions.find()) {
+      throw new IllegalStateException("pgbench failed (exit " + exit + "): " + out);
+    }
+    return new Result(Double.parseDouble(tps.group(1)), Long.parseLong(transactions.group(1)));
+  }
+
   /** Runs pgbench for {@code seconds}. */
   static Result run(Bench bench, PostgresEndpoint db, int clients, int seconds) {
     BenchSettings s = bench.settings;
@@ -80,13 +90,7 @@ final class Pgbench {
       pb.redirectErrorStream(true);
       pb.redirectOutput(log.toFile());
       int exit = pb.start().waitFor();
-      String out = Files.readString(log, StandardCharsets.UTF_8);
-      Matcher tps = TPS.matcher(out);
-      Matcher transactions = TRANSACTIONS.matcher(out);
-      if (exit != 0 || !tps.find() || !transactions.find()) {
-        throw new IllegalStateException("pgbench failed (exit " + exit + "): " + out);
-      }
-      return new Result(Double.parseDouble(tps.group(1)), Long.parseLong(transactions.group(1)));
+      return parse(exit, Files.readString(log, StandardCharsets.UTF_8));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot run " + s.pgbench(), e);
     } catch (InterruptedException e) {

@@ -9,11 +9,13 @@ import java.util.stream.Stream;
 
 /**
  * What one command costs the machine, read from counters the kernel and PostgreSQL already keep:
- * CPU time of the service, of all PostgreSQL processes, of Redis and of this load generator (from
- * {@code /proc/<pid>/stat}), and PostgreSQL transactions ({@code pg_stat_database} of the service's
- * database), WAL bytes and WAL flushes ({@code pg_stat_wal}, server-wide). Taken at the start and
- * end of a measured period and divided by the commands answered in it, these explain a throughput
- * figure on a CPU-saturated machine: where the CPU of one command goes.
+ * CPU time of the service (and the part of it its JIT compiler threads used: compilation still
+ * running in a measured period is warm-up, not the command's cost), of all PostgreSQL processes, of
+ * Redis and of this load generator (from {@code /proc/<pid>/stat}), and PostgreSQL transactions
+ * ({@code pg_stat_database} of the service's database), WAL bytes and WAL flushes ({@code
+ * pg_stat_wal}, server-wide). Taken at the start and end of a measured period and divided by the
+ * commands answered in it, these explain a throughput figure on a CPU-saturated machine: where the
+ * CPU of one command goes.
  *
  * <p>Server-wide counters include whatever else the machine runs; the benchmark wants a quiet one.
  * On a virtual machine the hypervisor may also run other guests on its cores: the share of CPU time
@@ -24,6 +26,7 @@ final class WorkMeter {
   /** The counters at one instant. */
   record Snapshot(
       double serviceCpu,
+      double serviceJitCpu,
       double postgresCpu,
       double redisCpu,
       double loadCpu,
@@ -37,6 +40,7 @@ final class WorkMeter {
     Snapshot minus(Snapshot o) {
       return new Snapshot(
           serviceCpu - o.serviceCpu,
+          serviceJitCpu - o.serviceJitCpu,
           postgresCpu - o.postgresCpu,
           redisCpu - o.redisCpu,
           loadCpu - o.loadCpu,
@@ -77,6 +81,8 @@ final class WorkMeter {
   /** The figures one meter defines under {@code id}. */
   static void define(Figures figures, String id, String label) {
     figures.define(id + ".cpu.service", label + ": service CPU per command", "µs");
+    figures.define(
+        id + ".cpu.jit", label + ": of which the service's JIT compiler, per command", "µs");
     figures.define(id + ".cpu.postgres", label + ": PostgreSQL CPU per command", "µs");
     figures.define(id + ".cpu.redis", label + ": Redis CPU per command", "µs");
     figures.define(id + ".cpu.load", label + ": load generator CPU per command", "µs");
@@ -114,6 +120,7 @@ final class WorkMeter {
     }
     double n = commands;
     figures.add(id + ".cpu.service", delta.serviceCpu() * 1e6 / n);
+    figures.add(id + ".cpu.jit", delta.serviceJitCpu() * 1e6 / n);
     figures.add(id + ".cpu.postgres", delta.postgresCpu() * 1e6 / n);
     figures.add(id + ".cpu.redis", delta.redisCpu() * 1e6 / n);
     figures.add(id + ".cpu.load", delta.loadCpu() * 1e6 / n);
@@ -125,10 +132,11 @@ final class WorkMeter {
     }
     recordMachine(figures, id, delta, n);
     Bench.log(
-        "  cost per command: service %.0f µs, PostgreSQL %.0f µs, Redis %.0f µs, load %.0f µs"
+        "  cost per command: service %.0f µs (JIT compiler %.0f), PostgreSQL %.0f µs, Redis %.0f µs, load %.0f µs"
             + " CPU (machine %.0f µs, %.0f %% busy); %.2f transactions, %.0f WAL bytes,"
             + " %.2f WAL flushes; %.1f %% CPU stolen",
         delta.serviceCpu() * 1e6 / n,
+        delta.serviceJitCpu() * 1e6 / n,
         delta.postgresCpu() * 1e6 / n,
         delta.redisCpu() * 1e6 / n,
         delta.loadCpu() * 1e6 / n,
@@ -150,6 +158,7 @@ final class WorkMeter {
     double[] cpu = machineTicks();
     return new Snapshot(
         cpuSeconds(servicePid),
+        JitWarmup.compilerCpuSeconds(servicePid),
         cpuSecondsOf("postgres"),
         cpuSecondsOf("redis-server"),
         cpuSeconds(ProcessHandle.current().pid()),
@@ -164,7 +173,7 @@ final class WorkMeter {
   /** Only the machine's CPU counters (for a period no service takes part in, e.g. pgbench's). */
   static Snapshot machineSnapshot() {
     double[] cpu = machineTicks();
-    return new Snapshot(0, 0, 0, 0, 0, 0, 0, cpu[0], cpu[1], cpu[2]);
+    return new Snapshot(0, 0, 0, 0, 0, 0, 0, 0, cpu[0], cpu[1], cpu[2]);
   }
 
   /**
