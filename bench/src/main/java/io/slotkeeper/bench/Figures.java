@@ -138,6 +138,9 @@ final class Figures {
     if (Double.isNaN(d)) {
       return "–";
     }
+    if (d == 0) {
+      return "0";
+    }
     if (Math.abs(d) >= 100) {
       return String.format("%,.0f", d);
     }

@@ -585,6 +585,15 @@ class GrpcApiIT {
                     null))
                 .getStatus())
         .isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
+    assertThat(
+            grpc.call(
+                    check,
+                    HealthCheckRequest.newBuilder()
+                        .setService("slotkeeper.v1.NoSuchService")
+                        .build(),
+                    null)
+                .status())
+        .isEqualTo(GrpcStatus.NOT_FOUND);
 
     ServiceMethod<ServerReflectionResponse, ServerReflectionRequest> reflect =
         ServiceMethod.client(

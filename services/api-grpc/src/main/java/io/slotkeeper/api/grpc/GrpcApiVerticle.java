@@ -7,7 +7,6 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
-import io.vertx.grpc.health.HealthService;
 import io.vertx.grpc.reflection.ReflectionService;
 import io.vertx.grpc.server.GrpcServer;
 import io.vertx.grpc.server.Service;
@@ -48,16 +47,12 @@ public final class GrpcApiVerticle extends VerticleBase {
             EventGrpcService.create(calls, vertx, deps.events()));
 
     GrpcServer grpc = GrpcServer.server(vertx);
-    // SERVING while PostgreSQL (every operation's store) answers. Vert.x 5.0.7 answers SERVING
-    // for the blank name without running the "" check; probes should name a service.
+    services.forEach(grpc::addService);
+    // SERVING while PostgreSQL (every operation's store) answers, for each service and the blank
+    // name alike.
     Supplier<Future<Boolean>> storage =
         () -> deps.pool().query("SELECT 1").execute().map(rows -> true).otherwise(false);
-    HealthService health = HealthService.create(vertx).register("", storage);
-    for (Service s : services) {
-      grpc.addService(s);
-      health.register(s.name(), storage);
-    }
-    grpc.addService(health);
+    grpc.addService(new StorageHealthService(vertx, storage, services));
     grpc.addService(ReflectionService.v1());
 
     Http2KeepAlive keepAlive =
