@@ -22,6 +22,7 @@ import io.vertx.grpc.health.v1.HealthCheckResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,6 +45,13 @@ class GrpcStorageDownIT {
       ServiceMethod.client(
           ServiceName.create("grpc.health.v1", "Health"),
           "Check",
+          GrpcMessageEncoder.encoder(),
+          GrpcMessageDecoder.decoder(HealthCheckResponse.newBuilder()));
+
+  static final ServiceMethod<HealthCheckResponse, HealthCheckRequest> HEALTH_WATCH =
+      ServiceMethod.client(
+          ServiceName.create("grpc.health.v1", "Health"),
+          "Watch",
           GrpcMessageEncoder.encoder(),
           GrpcMessageDecoder.decoder(HealthCheckResponse.newBuilder()));
 
@@ -84,10 +92,14 @@ class GrpcStorageDownIT {
   }
 
   @Test
-  void postgresDownIsUnavailableWithAMessageAndARetryAfterwardsRunsOnce() {
+  void postgresDownIsUnavailableWithAMessageAndARetryAfterwardsRunsOnce() throws Exception {
     Reply<StockLevel> before =
         grpc.call(InventoryServiceGrpcClient.ReceiveStock, receive("g-down-0"), AppHarness.CLIENT);
     assertThat(before.status()).as(before.message()).isEqualTo(GrpcStatus.OK);
+    // A watcher of the whole server (the blank name) hears each change of the storage's state.
+    GrpcTestClient.Stream<HealthCheckRequest, HealthCheckResponse> watch =
+        grpc.stream(HEALTH_WATCH, SERVER_HEALTH, null);
+    awaitStatus(watch, HealthCheckResponse.ServingStatus.SERVING);
 
     pg.close();
     pg = null;
@@ -111,6 +123,7 @@ class GrpcStorageDownIT {
         .isEqualTo(HealthCheckResponse.ServingStatus.NOT_SERVING);
     assertThat(grpc.call(HEALTH, SERVER_HEALTH, null).body().getStatus())
         .isEqualTo(HealthCheckResponse.ServingStatus.NOT_SERVING);
+    awaitStatus(watch, HealthCheckResponse.ServingStatus.NOT_SERVING);
 
     pg = EmbeddedPostgresServer.start(dataDir, port);
     Reply<StockLevel>[] retried = new Reply[1];
@@ -136,5 +149,21 @@ class GrpcStorageDownIT {
         .isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
     assertThat(grpc.call(HEALTH, SERVER_HEALTH, null).body().getStatus())
         .isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
+    awaitStatus(watch, HealthCheckResponse.ServingStatus.SERVING);
+    watch.cancel();
+  }
+
+  /** Waits up to 20 s for the watch to send {@code expected} (Vert.x checks every 2.5 s). */
+  private static void awaitStatus(
+      GrpcTestClient.Stream<HealthCheckRequest, HealthCheckResponse> watch,
+      HealthCheckResponse.ServingStatus expected)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    HealthCheckResponse.ServingStatus last = null;
+    while (last != expected && System.nanoTime() < deadline) {
+      HealthCheckResponse next = watch.received.poll(500, TimeUnit.MILLISECONDS);
+      last = next == null ? last : next.getStatus();
+    }
+    assertThat(last).as("the status the watch sent last").isEqualTo(expected);
   }
 }
