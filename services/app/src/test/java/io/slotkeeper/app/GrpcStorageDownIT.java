@@ -41,19 +41,18 @@ class GrpcStorageDownIT {
   static AppHarness h;
   static GrpcTestClient grpc;
 
-  static final ServiceMethod<HealthCheckResponse, HealthCheckRequest> HEALTH =
-      ServiceMethod.client(
-          ServiceName.create("grpc.health.v1", "Health"),
-          "Check",
-          GrpcMessageEncoder.encoder(),
-          GrpcMessageDecoder.decoder(HealthCheckResponse.newBuilder()));
+  static final ServiceMethod<HealthCheckResponse, HealthCheckRequest> HEALTH = health("Check");
 
   static final ServiceMethod<HealthCheckResponse, HealthCheckRequest> HEALTH_WATCH =
-      ServiceMethod.client(
-          ServiceName.create("grpc.health.v1", "Health"),
-          "Watch",
-          GrpcMessageEncoder.encoder(),
-          GrpcMessageDecoder.decoder(HealthCheckResponse.newBuilder()));
+      health("Watch");
+
+  static ServiceMethod<HealthCheckResponse, HealthCheckRequest> health(String method) {
+    return ServiceMethod.client(
+        ServiceName.create("grpc.health.v1", "Health"),
+        method,
+        GrpcMessageEncoder.encoder(),
+        GrpcMessageDecoder.decoder(HealthCheckResponse.newBuilder()));
+  }
 
   static final HealthCheckRequest INVENTORY_HEALTH =
       HealthCheckRequest.newBuilder().setService("slotkeeper.v1.InventoryService").build();
