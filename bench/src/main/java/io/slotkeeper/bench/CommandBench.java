@@ -164,9 +164,7 @@ final class CommandBench {
       // compiler then used 66 µs of CPU per order there, against 4 µs per receipt).
       AtomicReference<Answered> warmAnswered = new AtomicReference<>();
       ProjectionSampler warmSampler =
-          new ProjectionSampler(svc.baseUrl(), warmAnswered, s.projectionPollMs());
-      Thread warmSamplerThread = new Thread(warmSampler, "projection-sampler-warm-up");
-      warmSamplerThread.start();
+          ProjectionSampler.start(svc.baseUrl(), warmAnswered, s.projectionPollMs());
       try {
         JitWarmup.warmUp(
             figures,
@@ -179,18 +177,14 @@ final class CommandBench {
                 replays(svc.baseUrl(), warmed)));
       } finally {
         warmSampler.stop();
-        join(warmSamplerThread);
       }
       List<Placed> saved = Collections.synchronizedList(new ArrayList<>());
       double closedRate = 0;
       for (int c : s.clients()) {
         AtomicReference<Answered> answered = new AtomicReference<>();
         ProjectionSampler sampler = null;
-        Thread samplerThread = null;
         if (c == s.maxClients()) {
-          sampler = new ProjectionSampler(svc.baseUrl(), answered, s.projectionPollMs());
-          samplerThread = new Thread(sampler, "projection-sampler");
-          samplerThread.start();
+          sampler = ProjectionSampler.start(svc.baseUrl(), answered, s.projectionPollMs());
         }
         String prefix = bench.runId + "-r" + rep + "-o" + c;
         WorkMeter.Period ordersCost =
@@ -203,7 +197,6 @@ final class CommandBench {
                 uniqueOrders(svc.baseUrl(), prefix, saved, sampler == null ? null : answered));
         if (sampler != null) {
           sampler.stop();
-          join(samplerThread);
           Histogram lag = sampler.lagMs;
           figures.add("projection.p50", lag.getValueAtPercentile(50));
           figures.add("projection.p99", lag.getValueAtPercentile(99));
@@ -295,15 +288,26 @@ final class CommandBench {
     private final AtomicReference<Answered> answered;
     private final int pollMs;
     private final AtomicBoolean stop = new AtomicBoolean();
+    private Thread thread;
 
-    ProjectionSampler(String baseUrl, AtomicReference<Answered> answered, int pollMs) {
+    private ProjectionSampler(String baseUrl, AtomicReference<Answered> answered, int pollMs) {
       this.baseUrl = baseUrl;
       this.answered = answered;
       this.pollMs = pollMs;
     }
 
+    /** A sampler of the orders offered to {@code answered}, on a thread of its own. */
+    static ProjectionSampler start(String baseUrl, AtomicReference<Answered> answered, int pollMs) {
+      ProjectionSampler sampler = new ProjectionSampler(baseUrl, answered, pollMs);
+      sampler.thread = new Thread(sampler, "projection-sampler");
+      sampler.thread.start();
+      return sampler;
+    }
+
+    /** Stops sampling and waits for the thread; {@link #lagMs} is final afterwards. */
     void stop() {
       stop.set(true);
+      join(thread);
     }
 
     @Override

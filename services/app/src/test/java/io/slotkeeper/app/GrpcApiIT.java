@@ -568,12 +568,7 @@ class GrpcApiIT {
 
   @Test
   void healthIsServingAndReflectionListsTheServices() {
-    ServiceMethod<HealthCheckResponse, HealthCheckRequest> check =
-        ServiceMethod.client(
-            ServiceName.create("grpc.health.v1", "Health"),
-            "Check",
-            GrpcMessageEncoder.encoder(),
-            GrpcMessageDecoder.decoder(HealthCheckResponse.newBuilder()));
+    ServiceMethod<HealthCheckResponse, HealthCheckRequest> check = GrpcTestClient.health("Check");
     assertThat(ok(grpc.call(check, HealthCheckRequest.getDefaultInstance(), null)).getStatus())
         .isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
     assertThat(

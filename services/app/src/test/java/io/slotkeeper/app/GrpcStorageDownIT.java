@@ -12,11 +12,8 @@ import io.slotkeeper.platform.config.PostgresEndpoint;
 import io.slotkeeper.platform.embedded.EmbeddedPostgresServer;
 import io.slotkeeper.platform.embedded.FreePorts;
 import io.slotkeeper.testing.TestInfra;
-import io.vertx.grpc.common.GrpcMessageDecoder;
-import io.vertx.grpc.common.GrpcMessageEncoder;
 import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.common.ServiceMethod;
-import io.vertx.grpc.common.ServiceName;
 import io.vertx.grpc.health.v1.HealthCheckRequest;
 import io.vertx.grpc.health.v1.HealthCheckResponse;
 import java.nio.file.Path;
@@ -41,18 +38,11 @@ class GrpcStorageDownIT {
   static AppHarness h;
   static GrpcTestClient grpc;
 
-  static final ServiceMethod<HealthCheckResponse, HealthCheckRequest> HEALTH = health("Check");
+  static final ServiceMethod<HealthCheckResponse, HealthCheckRequest> HEALTH =
+      GrpcTestClient.health("Check");
 
   static final ServiceMethod<HealthCheckResponse, HealthCheckRequest> HEALTH_WATCH =
-      health("Watch");
-
-  static ServiceMethod<HealthCheckResponse, HealthCheckRequest> health(String method) {
-    return ServiceMethod.client(
-        ServiceName.create("grpc.health.v1", "Health"),
-        method,
-        GrpcMessageEncoder.encoder(),
-        GrpcMessageDecoder.decoder(HealthCheckResponse.newBuilder()));
-  }
+      GrpcTestClient.health("Watch");
 
   static final HealthCheckRequest INVENTORY_HEALTH =
       HealthCheckRequest.newBuilder().setService("slotkeeper.v1.InventoryService").build();

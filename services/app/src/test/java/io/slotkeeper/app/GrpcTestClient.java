@@ -6,8 +6,13 @@ import io.vertx.core.Vertx;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.grpc.client.GrpcClient;
 import io.vertx.grpc.client.GrpcClientRequest;
+import io.vertx.grpc.common.GrpcMessageDecoder;
+import io.vertx.grpc.common.GrpcMessageEncoder;
 import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.common.ServiceMethod;
+import io.vertx.grpc.common.ServiceName;
+import io.vertx.grpc.health.v1.HealthCheckRequest;
+import io.vertx.grpc.health.v1.HealthCheckResponse;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -106,6 +111,15 @@ final class GrpcTestClient implements AutoCloseable {
     void cancel() {
       request.cancel();
     }
+  }
+
+  /** A method of the gRPC health checking protocol ({@code Check} or {@code Watch}). */
+  static ServiceMethod<HealthCheckResponse, HealthCheckRequest> health(String method) {
+    return ServiceMethod.client(
+        ServiceName.create("grpc.health.v1", "Health"),
+        method,
+        GrpcMessageEncoder.encoder(),
+        GrpcMessageDecoder.decoder(HealthCheckResponse.newBuilder()));
   }
 
   private static void headers(
