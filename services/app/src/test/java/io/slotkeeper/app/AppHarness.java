@@ -151,4 +151,31 @@ final class AppHarness implements AutoCloseable {
   public void close() {
     app.close();
   }
+
+  /**
+   * A connection holding a SHARE lock on the command ledger in an open transaction: every command
+   * then waits at its commit (each inserts its ledger row) until the caller rolls back or closes
+   * it.
+   */
+  java.sql.Connection holdLedgerLock() throws java.sql.SQLException {
+    java.sql.Connection lock =
+        java.sql.DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+    lock.setAutoCommit(false);
+    try (java.sql.Statement st = lock.createStatement()) {
+      st.execute("LOCK TABLE command_ledger IN SHARE MODE");
+    }
+    return lock;
+  }
+
+  /** Waits until at least {@code sessions} of this database wait on a lock. */
+  void awaitLockWaiters(int sessions) {
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                count(
+                        "SELECT count(*) FROM pg_stat_activity WHERE datname ="
+                            + " current_database() AND wait_event_type = 'Lock'")
+                    >= sessions);
+  }
 }

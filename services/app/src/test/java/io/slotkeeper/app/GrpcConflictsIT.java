@@ -9,14 +9,14 @@ import io.slotkeeper.grpc.v1.OrderLine;
 import io.slotkeeper.grpc.v1.OrderResult;
 import io.slotkeeper.grpc.v1.OrderServiceGrpcClient;
 import io.slotkeeper.grpc.v1.PlaceOrderRequest;
+import io.slotkeeper.grpc.v1.ProcessOrderRequest;
+import io.slotkeeper.grpc.v1.ProcessOrderResponse;
 import io.slotkeeper.grpc.v1.ReceiveStockRequest;
 import io.slotkeeper.grpc.v1.StockLevel;
 import io.vertx.core.json.JsonObject;
 import io.vertx.grpc.common.GrpcStatus;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The conflict statuses of {@code GrpcStatuses} over a real gRPC client: a key whose first request
- * still runs is ABORTED (and 409 over HTTP), an explicit order ID in use is ALREADY_EXISTS.
+ * of several steps still runs is ABORTED (and 409 over HTTP), while a one-command request waits for
+ * its first one's answer; an explicit order ID in use is ALREADY_EXISTS.
  */
 class GrpcConflictsIT {
 
@@ -47,7 +48,7 @@ class GrpcConflictsIT {
   }
 
   @Test
-  void aKeyWhoseFirstRequestStillRunsIsAbortedThenReplaysTheFirstAnswer() throws Exception {
+  void aKeyWhoseFirstCommandStillRunsMakesTheSecondRequestWaitForItsAnswer() throws Exception {
     ReceiveStockRequest receive =
         ReceiveStockRequest.newBuilder()
             .setIdempotencyKey("g-in-flight-1")
@@ -55,38 +56,99 @@ class GrpcConflictsIT {
             .setQty(4)
             .build();
     CompletableFuture<Reply<StockLevel>> first;
-    try (Connection lock =
-            DriverManager.getConnection(h.db.jdbcUrl(), h.db.user(), h.db.password());
-        Statement st = lock.createStatement()) {
-      // Every command inserts its ledger row: holding this lock keeps the first request running.
-      lock.setAutoCommit(false);
-      st.execute("LOCK TABLE command_ledger IN SHARE MODE");
+    CompletableFuture<Reply<StockLevel>> second;
+    CompletableFuture<HttpResponse<String>> overHttp;
+    try (Connection lock = h.holdLedgerLock()) {
+      // Holding the ledger lock keeps the first request running.
       first =
           CompletableFuture.supplyAsync(
               () -> grpc.call(InventoryServiceGrpcClient.ReceiveStock, receive, AppHarness.CLIENT));
+      h.awaitLockWaiters(1);
+      // An operation that is one command only looks its key up, and the key has no row until the
+      // command commits: the same request again, over gRPC and over HTTP, waits for that commit.
+      second =
+          CompletableFuture.supplyAsync(
+              () -> grpc.call(InventoryServiceGrpcClient.ReceiveStock, receive, AppHarness.CLIENT));
+      overHttp =
+          CompletableFuture.supplyAsync(
+              () ->
+                  h.post(
+                      "/v1/inventory/G-FLIGHT/receipts",
+                      AppHarness.CLIENT,
+                      "g-in-flight-1",
+                      "{\"qty\":4}"));
+      Thread.sleep(500);
+      assertThat(h.count("SELECT count(*) FROM idempotency_keys WHERE idem_key = 'g-in-flight-1'"))
+          .isZero();
+      assertThat(first).isNotDone();
+      assertThat(second).isNotDone();
+      assertThat(overHttp).isNotDone();
+      lock.rollback();
+    }
+
+    Reply<StockLevel> firstAnswer = first.get(20, TimeUnit.SECONDS);
+    assertThat(firstAnswer.status()).as(firstAnswer.message()).isEqualTo(GrpcStatus.OK);
+    assertThat(firstAnswer.body().getOnHand()).isEqualTo(4);
+    // The waiting requests applied nothing: each gets the first one's answer, as a replay.
+    Reply<StockLevel> secondAnswer = second.get(20, TimeUnit.SECONDS);
+    assertThat(secondAnswer.status()).as(secondAnswer.message()).isEqualTo(GrpcStatus.OK);
+    assertThat(secondAnswer.headers().get("idempotent-replayed")).isEqualTo("true");
+    assertThat(secondAnswer.body().getOnHand()).isEqualTo(4);
+    HttpResponse<String> httpAnswer = overHttp.get(20, TimeUnit.SECONDS);
+    assertThat(httpAnswer.statusCode()).as(httpAnswer.body()).isEqualTo(200);
+    assertThat(httpAnswer.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+    assertThat(new JsonObject(httpAnswer.body()).getInteger("onHand")).isEqualTo(4);
+    assertThat(
+            h.count(
+                "SELECT count(*) FROM domain_event_entry WHERE aggregate_identifier = 'inventory:G-FLIGHT'"))
+        .isEqualTo(1);
+  }
+
+  @Test
+  void aKeyWhoseFirstRequestOfSeveralStepsStillRunsIsAbortedThenReplaysTheFirstAnswer()
+      throws Exception {
+    Reply<OrderResult> placed =
+        grpc.call(
+            OrderServiceGrpcClient.PlaceOrder,
+            PlaceOrderRequest.newBuilder()
+                .setIdempotencyKey("g-flight-order")
+                .setCustomerId("c-1")
+                .setCurrency("CNY")
+                .addItems(OrderLine.newBuilder().setSku("G-NONE").setQty(1).setUnitPriceCents(100))
+                .build(),
+            AppHarness.CLIENT);
+    assertThat(placed.status()).as(placed.message()).isEqualTo(GrpcStatus.OK);
+    String orderId = placed.body().getOrderId();
+    ProcessOrderRequest process =
+        ProcessOrderRequest.newBuilder()
+            .setOrderId(orderId)
+            .setIdempotencyKey("g-in-flight-2")
+            .build();
+    CompletableFuture<Reply<ProcessOrderResponse>> first;
+    try (Connection lock = h.holdLedgerLock()) {
+      first =
+          CompletableFuture.supplyAsync(
+              () -> grpc.call(OrderServiceGrpcClient.ProcessOrder, process, AppHarness.OPERATOR));
+      // Processing is several commands, so its key is claimed (IN_FLIGHT) before the first one.
       await()
           .atMost(Duration.ofSeconds(10))
           .until(
               () ->
                   "IN_FLIGHT"
-                          .equals(
-                              h.queryString(
-                                  "SELECT state FROM idempotency_keys"
-                                      + " WHERE idem_key = 'g-in-flight-1'"))
-                      && h.count(
-                              "SELECT count(*) FROM pg_stat_activity WHERE datname ="
-                                  + " current_database() AND wait_event_type = 'Lock'")
-                          > 0);
+                      .equals(
+                          h.queryString(
+                              "SELECT state FROM idempotency_keys"
+                                  + " WHERE idem_key = 'g-in-flight-2'")));
+      h.awaitLockWaiters(1);
 
-      Reply<StockLevel> second =
-          grpc.call(InventoryServiceGrpcClient.ReceiveStock, receive, AppHarness.CLIENT);
+      Reply<ProcessOrderResponse> second =
+          grpc.call(OrderServiceGrpcClient.ProcessOrder, process, AppHarness.OPERATOR);
       assertThat(second.status()).as(second.message()).isEqualTo(GrpcStatus.ABORTED);
       assertThat(second.message()).contains("still being processed").contains("retry later");
 
       // The same key and request over HTTP: the same conflict, as 409 problem+json.
       HttpResponse<String> overHttp =
-          h.post(
-              "/v1/inventory/G-FLIGHT/receipts", AppHarness.CLIENT, "g-in-flight-1", "{\"qty\":4}");
+          h.post("/v1/orders/" + orderId + "/process", AppHarness.OPERATOR, "g-in-flight-2", "{}");
       assertThat(overHttp.statusCode()).as(overHttp.body()).isEqualTo(409);
       assertThat(overHttp.headers().firstValue("Content-Type"))
           .hasValue("application/problem+json");
@@ -95,19 +157,13 @@ class GrpcConflictsIT {
       lock.rollback();
     }
 
-    Reply<StockLevel> firstAnswer = first.get(20, TimeUnit.SECONDS);
+    Reply<ProcessOrderResponse> firstAnswer = first.get(20, TimeUnit.SECONDS);
     assertThat(firstAnswer.status()).as(firstAnswer.message()).isEqualTo(GrpcStatus.OK);
-    assertThat(firstAnswer.body().getOnHand()).isEqualTo(4);
-    Reply<StockLevel> retry =
-        grpc.call(InventoryServiceGrpcClient.ReceiveStock, receive, AppHarness.CLIENT);
+    Reply<ProcessOrderResponse> retry =
+        grpc.call(OrderServiceGrpcClient.ProcessOrder, process, AppHarness.OPERATOR);
     assertThat(retry.status()).as(retry.message()).isEqualTo(GrpcStatus.OK);
     assertThat(retry.headers().get("idempotent-replayed")).isEqualTo("true");
-    assertThat(retry.body().getOnHand()).isEqualTo(4);
-    // The conflicts ran nothing: one receipt.
-    assertThat(
-            h.count(
-                "SELECT count(*) FROM domain_event_entry WHERE aggregate_identifier = 'inventory:G-FLIGHT'"))
-        .isEqualTo(1);
+    assertThat(retry.body().getStatus()).isEqualTo(firstAnswer.body().getStatus());
   }
 
   @Test

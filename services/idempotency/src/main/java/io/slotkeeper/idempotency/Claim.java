@@ -6,6 +6,12 @@ public sealed interface Claim {
   /** The key is ours: execute, then complete or release it. */
   record Acquired() implements Claim {}
 
+  /**
+   * No live request holds the key (found by a lookup, which writes nothing): execute, and save the
+   * response with the command (see {@link IdempotencyStore#lookup}).
+   */
+  record Free() implements Claim {}
+
   /** The key's first request finished: answer with its response. */
   record Replay(StoredResponse response) implements Claim {}
 

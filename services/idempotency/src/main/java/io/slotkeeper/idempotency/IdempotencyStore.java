@@ -19,11 +19,23 @@ import java.util.Map;
 import org.axonframework.common.jdbc.ConnectionProvider;
 
 /**
- * Idempotency keys in PostgreSQL, shared by every instance and by HTTP and gRPC. A key is claimed
- * by an atomic insert (concurrent requests' claims share statements, see {@link ClaimBatcher}); its
- * first request's response is saved and replayed for the key's lifetime (the TTL, at least 24 hours
- * by default). A claim whose holder died is taken over after the lock timeout; that is safe because
- * command IDs derive from the key, so a re-execution is a duplicate.
+ * Idempotency keys in PostgreSQL, shared by every instance and by HTTP and gRPC. A key's first
+ * request's response is saved and replayed for the key's lifetime (the TTL, at least 24 hours by
+ * default). Two ways to hold a key (concurrent requests' statements are shared, see {@link
+ * KeyBatcher}):
+ *
+ * <ul>
+ *   <li>An operation that is exactly one command only <em>looks the key up</em> ({@link #lookup});
+ *       a free key's row is written once, completed, in the command's own transaction ({@link
+ *       #completeWithCommand}). Two concurrent requests with one key both run the command: its ID
+ *       derives from the key, so the command ledger lets one apply and answers the other
+ *       "duplicate"; a key taken meanwhile by another request fails the commit ({@link
+ *       KeyTakenException}) and nothing applies.
+ *   <li>Any other operation <em>claims</em> the key first ({@link #claim}: an IN_FLIGHT row, 409
+ *       for a concurrent request), then completes or releases it. A claim whose holder died is
+ *       taken over after the lock timeout; that is safe because command IDs derive from the key, so
+ *       a re-execution is a duplicate.
+ * </ul>
  *
  * <p>Durability: the store may run on a pool with {@code synchronous_commit = off} (see {@link
  * io.slotkeeper.platform.db.ReadPools#createKeyStore}), which saves a WAL flush per claim and per
@@ -55,23 +67,42 @@ public final class IdempotencyStore {
       "UPDATE idempotency_keys SET state = 'COMPLETED', locked_until = NULL,"
           + " response_status = $2, response_headers = $3, response_body = $4"
           + " WHERE idem_key = $1";
-  // The responses of a command transaction's requests, in one statement at its commit.
-  static final String COMPLETE_ALL =
-      "UPDATE idempotency_keys k SET state = 'COMPLETED', locked_until = NULL,"
-          + " response_status = v.status, response_headers = v.headers::jsonb,"
-          + " response_body = v.body"
-          + " FROM unnest(?::varchar[], ?::int[], ?::text[], ?::text[])"
-          + " AS v(idem_key, status, headers, body) WHERE k.idem_key = v.idem_key"
-          // The keys again, as an index condition (see KEYED_PLANS): not a join the plan may
-          // turn into a scan of the whole table.
-          + " AND k.idem_key = ANY(?::varchar[])";
+  // A key's row, written whole with its response, unless a live request holds the key. Taken are
+  // a key that has not expired, except an abandoned claim of the same request (the command ID
+  // derives from the key, so running it again is safe).
+  private static final String UPSERT_CONFLICT =
+      " ON CONFLICT (idem_key) DO UPDATE SET operation = EXCLUDED.operation,"
+          + " fingerprint = EXCLUDED.fingerprint, state = 'COMPLETED', locked_until = NULL,"
+          + " response_status = EXCLUDED.response_status,"
+          + " response_headers = EXCLUDED.response_headers,"
+          + " response_body = EXCLUDED.response_body, created_at = now(),"
+          + " expires_at = EXCLUDED.expires_at"
+          + " WHERE idempotency_keys.expires_at < now()"
+          + " OR (idempotency_keys.state = 'IN_FLIGHT' AND idempotency_keys.locked_until < now()"
+          + " AND idempotency_keys.operation = EXCLUDED.operation"
+          + " AND idempotency_keys.fingerprint = EXCLUDED.fingerprint)";
+  private static final String UPSERT_COLUMNS =
+      "INSERT INTO idempotency_keys (idem_key, operation, fingerprint, state, expires_at,"
+          + " response_status, response_headers, response_body)";
+  // The saved responses of a command transaction's requests, in one statement at its commit.
+  static final String SAVE_ALL =
+      UPSERT_COLUMNS
+          + " SELECT k, o, f, 'COMPLETED', e, s, h::jsonb, b"
+          + " FROM unnest(?::varchar[], ?::varchar[], ?::varchar[], ?::int[], ?::text[],"
+          + " ?::text[]) AS v(k, o, f, s, h, b),"
+          + " (SELECT now() + make_interval(secs => ?) AS e) AS ttl"
+          + UPSERT_CONFLICT;
+  private static final String SAVE =
+      UPSERT_COLUMNS
+          + " VALUES ($1, $2, $3, 'COMPLETED', now() + make_interval(secs => $4), $5, $6, $7)"
+          + UPSERT_CONFLICT;
   private static final String COMMAND_QUEUE = IdempotencyStore.class.getName() + ".withCommand";
   private static final String RELEASE =
       "DELETE FROM idempotency_keys WHERE idem_key = $1 AND state = 'IN_FLIGHT'";
   private static final String PURGE_EXPIRED =
       "DELETE FROM idempotency_keys WHERE expires_at < now()";
 
-  // Claim statements on their way at once, and claims per statement (see ClaimBatcher).
+  // Statements of each kind on their way at once, and keys per statement (see KeyBatcher).
   private static final int CLAIMS_IN_FLIGHT = 2;
   private static final int MAX_CLAIMS = 100;
 
@@ -79,7 +110,8 @@ public final class IdempotencyStore {
   private final ConnectionProvider commandTransactions;
   private final double ttlSeconds;
   private final double lockSeconds;
-  private final ClaimBatcher claims;
+  private final KeyBatcher claims;
+  private final KeyBatcher lookups;
 
   /**
    * {@code pool} claims, reads and saves keys on its own; {@code commandTransactions} is the write
@@ -91,7 +123,12 @@ public final class IdempotencyStore {
     this.commandTransactions = commandTransactions;
     this.ttlSeconds = ttl.toMillis() / 1000.0;
     this.lockSeconds = lockTimeout.toMillis() / 1000.0;
-    this.claims = new ClaimBatcher(pool, lockSeconds, ttlSeconds, CLAIMS_IN_FLIGHT, MAX_CLAIMS);
+    this.claims =
+        new KeyBatcher(
+            pool, KeyBatcher.Kind.CLAIM, lockSeconds, ttlSeconds, CLAIMS_IN_FLIGHT, MAX_CLAIMS);
+    this.lookups =
+        new KeyBatcher(
+            pool, KeyBatcher.Kind.LOOKUP, lockSeconds, ttlSeconds, CLAIMS_IN_FLIGHT, MAX_CLAIMS);
   }
 
   /**
@@ -101,7 +138,7 @@ public final class IdempotencyStore {
    */
   public Future<Claim> claim(String key, String operation, String fingerprint) {
     return claims
-        .claim(key, operation, fingerprint)
+        .submit(key, operation, fingerprint)
         .compose(
             outcome -> {
               if (outcome.claimed()) {
@@ -111,6 +148,34 @@ public final class IdempotencyStore {
                 return held(key, operation, fingerprint, outcome.holder());
               }
               return read(key, operation, fingerprint);
+            });
+  }
+
+  /**
+   * Looks the key up for a request that is exactly one command: {@link Claim.Free} when no live
+   * request holds it (the command then saves its response, {@link #completeWithCommand}), else the
+   * holder's answer, as for a claim. Writes nothing.
+   */
+  public Future<Claim> lookup(String key, String operation, String fingerprint) {
+    return lookups
+        .submit(key, operation, fingerprint)
+        .map(
+            outcome -> {
+              Row row = outcome.holder();
+              if (row == null || Boolean.TRUE.equals(row.getBoolean("expired"))) {
+                return new Claim.Free();
+              }
+              if (!operation.equals(row.getString("operation"))
+                  || !fingerprint.equals(row.getString("fingerprint"))) {
+                return new Claim.Mismatch(row.getString("operation"));
+              }
+              if ("COMPLETED".equals(row.getString("state"))) {
+                return new Claim.Replay(stored(row));
+              }
+              // An abandoned claim of this request: its row is taken over when the command saves.
+              return Boolean.TRUE.equals(row.getBoolean("abandoned"))
+                  ? new Claim.Free()
+                  : new Claim.InFlight();
             });
   }
 
@@ -166,30 +231,70 @@ public final class IdempotencyStore {
   }
 
   /**
-   * Saves the response of the key's request in the current command transaction (call on the command
-   * thread, inside the transaction, e.g. from a {@code SameTransactionWrite}): the responses of all
-   * the transaction's requests are written in one statement when it commits, and roll back with it.
+   * Saves the response of a looked-up key's request ({@link #lookup}) in the current command
+   * transaction (call on the command thread, inside the transaction, e.g. from a {@code
+   * SameTransactionWrite}): the rows of all the transaction's requests are written in one statement
+   * when it commits, and roll back with it. A key that another request took meanwhile fails the
+   * commit with {@link KeyTakenException}.
    */
-  public void completeWithCommand(String key, StoredResponse response) {
-    CommitQueues.current(COMMAND_QUEUE, ArrayList<Object[]>::new, this::completeAll)
+  public void completeWithCommand(
+      String key, String operation, String fingerprint, StoredResponse response) {
+    CommitQueues.current(COMMAND_QUEUE, ArrayList<Object[]>::new, this::saveAll)
         .add(
             new Object[] {
               key,
+              operation,
+              fingerprint,
               response.status(),
               new JsonObject(new HashMap<>(response.headers())).encode(),
               response.body()
             });
   }
 
-  private void completeAll(List<Object[]> rows) {
+  private void saveAll(List<Object[]> rows) {
+    int saved;
     try (Connection c = commandTransactions.getConnection();
-        PreparedStatement ps = c.prepareStatement(COMPLETE_ALL)) {
-      UnnestColumns.bind(c, ps, rows, "varchar", "int4", "text", "text");
-      ps.setArray(5, c.createArrayOf("varchar", rows.stream().map(r -> r[0]).toArray()));
-      ps.executeUpdate();
+        PreparedStatement ps = c.prepareStatement(SAVE_ALL)) {
+      UnnestColumns.bind(c, ps, rows, "varchar", "varchar", "varchar", "int4", "text", "text");
+      ps.setDouble(7, ttlSeconds);
+      saved = ps.executeUpdate();
     } catch (SQLException e) {
+      if ("21000".equals(e.getSQLState())) {
+        // One key twice in the statement (two operations' requests in one batch).
+        throw new KeyTakenException(rows.size());
+      }
       throw new IllegalStateException("cannot save the responses of idempotency keys", e);
     }
+    if (saved < rows.size()) {
+      throw new KeyTakenException(rows.size());
+    }
+  }
+
+  /**
+   * Saves the response of a looked-up key's request on its own (a rejection, a duplicate's answer),
+   * with a synchronous commit for a rejection (no command commit stands behind it); false when
+   * another request holds the key by now (then answer with the holder's, {@link #lookup}).
+   */
+  public Future<Boolean> save(
+      String key, String operation, String fingerprint, StoredResponse response) {
+    Tuple values =
+        Tuple.of(
+            key,
+            operation,
+            fingerprint,
+            ttlSeconds,
+            response.status(),
+            new JsonObject(new HashMap<>(response.headers())),
+            response.body());
+    if (response.status() < 400) {
+      return pool.preparedQuery(SAVE).execute(values).map(rows -> rows.rowCount() == 1);
+    }
+    return pool.withTransaction(
+        conn ->
+            conn.query("SET LOCAL synchronous_commit = on")
+                .execute()
+                .compose(ignored -> conn.preparedQuery(SAVE).execute(values))
+                .map(rows -> rows.rowCount() == 1));
   }
 
   /** Forgets an in-flight key whose request failed for a reason worth retrying. */

@@ -154,13 +154,13 @@ class IdempotencyStoreIT {
     StoredResponse saved = new StoredResponse(201, Map.of("Location", "/held"), "{\"held\":1}");
     await(store.claim("held", "op", "f"));
     await(store.complete("held", saved));
-    ClaimBatcher claims = new ClaimBatcher(pool, 30, 86_400, 1, 10);
-    ClaimBatcher.Outcome outcome = await(claims.claim("held", "op", "f"));
+    KeyBatcher claims = new KeyBatcher(pool, KeyBatcher.Kind.CLAIM, 30, 86_400, 1, 10);
+    KeyBatcher.Outcome outcome = await(claims.submit("held", "op", "f"));
     assertThat(outcome.claimed()).isFalse();
     assertThat(outcome.holder()).isNotNull();
     assertThat(outcome.holder().getString("state")).isEqualTo("COMPLETED");
     assertThat(outcome.holder().getString("response_body")).isEqualTo(saved.body());
-    ClaimBatcher.Outcome fresh = await(claims.claim("held-fresh", "op", "f"));
+    KeyBatcher.Outcome fresh = await(claims.submit("held-fresh", "op", "f"));
     assertThat(fresh.claimed()).isTrue();
     assertThat(fresh.holder()).isNull();
   }
@@ -198,12 +198,12 @@ class IdempotencyStoreIT {
     // statement never gave back.
     io.vertx.sqlclient.Pool closed = ReadPools.createKeyStore(vertx, db, 1, "idem-closed");
     await(closed.close());
-    ClaimBatcher claims = new ClaimBatcher(closed, 30, 86_400, 1, 10);
-    List<io.vertx.core.Future<ClaimBatcher.Outcome>> answers = new ArrayList<>();
+    KeyBatcher claims = new KeyBatcher(closed, KeyBatcher.Kind.CLAIM, 30, 86_400, 1, 10);
+    List<io.vertx.core.Future<KeyBatcher.Outcome>> answers = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
-      answers.add(claims.claim("refused-" + i, "op", "f"));
+      answers.add(claims.submit("refused-" + i, "op", "f"));
     }
-    for (io.vertx.core.Future<ClaimBatcher.Outcome> answer : answers) {
+    for (io.vertx.core.Future<KeyBatcher.Outcome> answer : answers) {
       // Failed, not timed out: failsWithin alone also accepts a future that never completes.
       assertThat(answer.toCompletionStage().toCompletableFuture())
           .failsWithin(java.time.Duration.ofSeconds(5))

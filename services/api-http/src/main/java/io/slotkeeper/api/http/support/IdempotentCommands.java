@@ -8,6 +8,7 @@ import io.slotkeeper.events.Command;
 import io.slotkeeper.idempotency.Claim;
 import io.slotkeeper.idempotency.IdempotencyKeys;
 import io.slotkeeper.idempotency.IdempotencyStore;
+import io.slotkeeper.idempotency.KeyTakenException;
 import io.slotkeeper.idempotency.RequestFingerprint;
 import io.slotkeeper.idempotency.StoredResponse;
 import io.slotkeeper.metrics.SlotkeeperMetrics;
@@ -99,15 +100,14 @@ public final class IdempotentCommands {
       String instance,
       Command command,
       Function<CommandOutcome<R>, ApiResponse> respond) {
-    return claimed(
+    String fingerprint = RequestFingerprint.of(operation, request);
+    Request held = new Request(operation, key, fingerprint);
+    return decided(
         operation,
-        key,
-        request,
+        store.lookup(key, operation, fingerprint),
         () -> {
-          SavedWithCommand<R> saved = new SavedWithCommand<>(key, respond);
-          return answer(
-              key,
-              instance,
+          SavedWithCommand<R> saved = new SavedWithCommand<>(held, respond);
+          Future<Answer> sent =
               commands
                   .<R>send(command, saved)
                   .map(
@@ -115,19 +115,23 @@ public final class IdempotentCommands {
                           outcome.duplicate()
                               // Applied earlier: nothing was written with it this time.
                               ? new Answer(stored(respond.apply(outcome)), false)
-                              : new Answer(saved.response, true)));
+                              : new Answer(saved.response, true));
+          return answerCommand(held, instance, sent);
         });
   }
 
+  /** A looked-up key: who asks, under which key, for what. */
+  private record Request(String operation, String key, String fingerprint) {}
+
   /** Saves the response in the transaction of the command it answers. */
   private final class SavedWithCommand<R> implements SameTransactionWrite {
-    private final String key;
+    private final Request request;
     private final Function<CommandOutcome<R>, ApiResponse> respond;
     // Set on the command thread before the outcome is handed back (a later attempt overwrites it).
     private volatile StoredResponse response;
 
-    SavedWithCommand(String key, Function<CommandOutcome<R>, ApiResponse> respond) {
-      this.key = key;
+    SavedWithCommand(Request request, Function<CommandOutcome<R>, ApiResponse> respond) {
+      this.request = request;
       this.respond = respond;
     }
 
@@ -135,42 +139,90 @@ public final class IdempotentCommands {
     @SuppressWarnings("unchecked")
     public void applied(CommandOutcome<?> outcome) {
       StoredResponse r = stored(respond.apply((CommandOutcome<R>) outcome));
-      store.completeWithCommand(key, r);
+      store.completeWithCommand(request.key(), request.operation(), request.fingerprint(), r);
       response = r;
     }
+  }
+
+  /**
+   * The answer of a looked-up key's command: a response saved with its command is final; any other
+   * (a duplicate's, a 4xx problem) is saved now; a 5xx is answered unsaved (the key has no row of
+   * this request's to release). When another request took the key meanwhile (the command rolled
+   * back, or the save found the key held), its holder answers.
+   */
+  private Future<Outcome> answerCommand(Request request, String instance, Future<Answer> result) {
+    return result
+        .recover(
+            failure ->
+                keyTaken(failure)
+                    ? logTaken(request)
+                    : problemAnswer(failure, instance, Future::failedFuture))
+        .compose(
+            a -> {
+              if (a != null && a.saved()) {
+                return Future.succeededFuture(new Outcome(a.response(), false));
+              }
+              Future<Boolean> saved =
+                  a == null
+                      ? Future.succeededFuture(false)
+                      : store.save(
+                          request.key(), request.operation(), request.fingerprint(), a.response());
+              return saved.compose(
+                  ok ->
+                      ok
+                          ? Future.succeededFuture(new Outcome(a.response(), false))
+                          : decided(
+                              request.operation(),
+                              store.lookup(
+                                  request.key(), request.operation(), request.fingerprint()),
+                              // Free again already: the holder's request failed; the client
+                              // retries.
+                              () -> Future.failedFuture(inFlight())));
+            })
+        .onFailure(e -> log.warn("request with Idempotency-Key failed: {}", e.getMessage()));
   }
 
   /** Claims the key; runs {@code execute} when this request got it, else answers from the key. */
   private Future<Outcome> claimed(
       String operation, String key, JsonObject request, Supplier<Future<Outcome>> execute) {
-    String fingerprint = RequestFingerprint.of(operation, request);
-    return store
-        .claim(key, operation, fingerprint)
-        .compose(
-            claim -> {
-              if (claim instanceof Claim.Replay) {
-                count(operation, "replayed");
-                return Future.succeededFuture(new Outcome(((Claim.Replay) claim).response(), true));
-              } else if (claim instanceof Claim.InFlight) {
-                count(operation, "conflict");
-                return Future.failedFuture(
-                    new ApiProblem(
-                        409,
-                        IN_FLIGHT,
-                        "the first request with this Idempotency-Key is still being processed; retry later"));
-              } else if (claim instanceof Claim.Mismatch) {
-                count(operation, "mismatch");
-                return Future.failedFuture(
-                    new ApiProblem(
-                        422,
-                        "Idempotency-Key reused",
-                        "this Idempotency-Key was used for a different request ("
-                            + ((Claim.Mismatch) claim).firstOperation()
-                            + " or another body)"));
-              }
-              count(operation, "new");
-              return execute.get();
-            });
+    return decided(
+        operation, store.claim(key, operation, RequestFingerprint.of(operation, request)), execute);
+  }
+
+  /**
+   * Runs {@code execute} when the key is this request's (claimed, or free after a lookup); else
+   * answers from its holder: a replay, 409 while it runs, 422 for another request.
+   */
+  private Future<Outcome> decided(
+      String operation, Future<Claim> claim, Supplier<Future<Outcome>> execute) {
+    return claim.compose(
+        c -> {
+          if (c instanceof Claim.Replay) {
+            count(operation, "replayed");
+            return Future.succeededFuture(new Outcome(((Claim.Replay) c).response(), true));
+          } else if (c instanceof Claim.InFlight) {
+            count(operation, "conflict");
+            return Future.failedFuture(inFlight());
+          } else if (c instanceof Claim.Mismatch) {
+            count(operation, "mismatch");
+            return Future.failedFuture(
+                new ApiProblem(
+                    422,
+                    "Idempotency-Key reused",
+                    "this Idempotency-Key was used for a different request ("
+                        + ((Claim.Mismatch) c).firstOperation()
+                        + " or another body)"));
+          }
+          count(operation, "new");
+          return execute.get();
+        });
+  }
+
+  private static ApiProblem inFlight() {
+    return new ApiProblem(
+        409,
+        IN_FLIGHT,
+        "the first request with this Idempotency-Key is still being processed; retry later");
   }
 
   private Future<Outcome> executeAndSave(
@@ -194,26 +246,50 @@ public final class IdempotentCommands {
   private Future<Outcome> answer(String key, String instance, Future<Answer> result) {
     return result
         .recover(
-            failure -> {
-              ApiProblem p = Problems.from(failure);
-              if (p.status() >= 500) {
-                return store.release(key).transform(ignored -> Future.failedFuture(p));
-              }
-              return Future.succeededFuture(
-                  new Answer(
-                      stored(
-                          new ApiResponse(
-                              p.status(),
-                              Problems.body(p, instance),
-                              Map.of("Content-Type", Problems.CONTENT_TYPE))),
-                      false));
-            })
+            failure ->
+                problemAnswer(
+                    failure,
+                    instance,
+                    p -> store.release(key).transform(ignored -> Future.failedFuture(p))))
         .compose(
             a ->
                 a.saved()
                     ? Future.succeededFuture(new Outcome(a.response(), false))
                     : store.complete(key, a.response()).map(new Outcome(a.response(), false)))
         .onFailure(e -> log.warn("request with Idempotency-Key failed: {}", e.getMessage()));
+  }
+
+  private static Future<Answer> logTaken(Request request) {
+    log.info(
+        "{} rolled back: its Idempotency-Key was taken by another request meanwhile",
+        request.operation());
+    return Future.succeededFuture(null);
+  }
+
+  private static boolean keyTaken(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof KeyTakenException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A 4xx problem as the answer to save; a 5xx goes to {@code serverError} (fails the request). */
+  private static Future<Answer> problemAnswer(
+      Throwable failure, String instance, Function<ApiProblem, Future<Answer>> serverError) {
+    ApiProblem p = Problems.from(failure);
+    if (p.status() >= 500) {
+      return serverError.apply(p);
+    }
+    return Future.succeededFuture(
+        new Answer(
+            stored(
+                new ApiResponse(
+                    p.status(),
+                    Problems.body(p, instance),
+                    Map.of("Content-Type", Problems.CONTENT_TYPE))),
+            false));
   }
 
   private static StoredResponse stored(ApiResponse response) {

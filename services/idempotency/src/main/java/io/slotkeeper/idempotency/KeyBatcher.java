@@ -19,15 +19,23 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Claims of concurrent requests' keys in shared statements: each claim was a round trip and a
- * transaction of its own, which on a busy 2-core machine cost PostgreSQL more CPU than the
+ * Claims or lookups of concurrent requests' keys in shared statements: each was a round trip (and a
+ * claim a transaction) of its own, which on a busy 2-core machine cost PostgreSQL more CPU than the
  * request's command. Natural batching, like the write side's command batcher: a claim goes at once
  * while fewer than {@code maxInFlight} statements are on their way, otherwise it waits and the next
  * statement takes up to {@code maxBatch} waiting claims. A key appears at most once per statement
  * (PostgreSQL refuses to update one row twice in an INSERT ... ON CONFLICT); its second claim goes
  * in the next one. Each claim is answered on the context that asked.
  */
-final class ClaimBatcher {
+final class KeyBatcher {
+
+  /** What a statement does with its keys. */
+  enum Kind {
+    /** Claim each free key (insert it IN_FLIGHT) and return the holder of the others. */
+    CLAIM,
+    /** Only read the holder of each key (none for an absent or expired key): no write. */
+    LOOKUP
+  }
 
   // The claim of IdempotencyStore for many keys, answered in one round trip: each key comes back
   // with whether it was claimed (inserted, or expired and replaced) and the row that held it before
@@ -56,7 +64,15 @@ final class ClaimBatcher {
           + " FROM c LEFT JOIN idempotency_keys ON idempotency_keys.idem_key = c.k"
           + " AND idempotency_keys.idem_key = ANY($1::varchar[])";
 
+  // The rows holding the keys, and whether each has expired (as good as absent). Only the keys
+  // select rows: a condition on expires_at could lead a generic plan to its index (KeyedPlansIT).
+  static final String LOOKUP_ALL =
+      "SELECT idem_key, false AS claimed, expires_at < now() AS expired, "
+          + IdempotencyStore.HOLDER_COLUMNS
+          + " FROM idempotency_keys WHERE idem_key = ANY($1::varchar[])";
+
   private final Pool pool;
+  private final Kind kind;
   private final double lockSeconds;
   private final double ttlSeconds;
   private final int maxInFlight;
@@ -64,8 +80,10 @@ final class ClaimBatcher {
   private final Deque<Pending> queue = new ArrayDeque<>();
   private int inFlight; // guarded by this
 
-  ClaimBatcher(Pool pool, double lockSeconds, double ttlSeconds, int maxInFlight, int maxBatch) {
+  KeyBatcher(
+      Pool pool, Kind kind, double lockSeconds, double ttlSeconds, int maxInFlight, int maxBatch) {
     this.pool = pool;
+    this.kind = kind;
     this.lockSeconds = lockSeconds;
     this.ttlSeconds = ttlSeconds;
     this.maxInFlight = maxInFlight;
@@ -73,10 +91,11 @@ final class ClaimBatcher {
   }
 
   /**
-   * The claim's outcome: the key was free (absent or expired) and is now this request's, or it is
-   * held, with the holding row when the statement's snapshot saw it (null when it did not).
+   * A claim's outcome: the key was free (absent or expired) and is now this request's, or it is
+   * held, with the holding row when the statement's snapshot saw it (null when it did not). A
+   * lookup's: the holding row, or null when the key is free.
    */
-  Future<Outcome> claim(String key, String operation, String fingerprint) {
+  Future<Outcome> submit(String key, String operation, String fingerprint) {
     Pending pending =
         new Pending(key, operation, fingerprint, Vertx.currentContext(), Promise.promise());
     List<Pending> batch;
@@ -121,8 +140,10 @@ final class ClaimBatcher {
     Future<RowSet<Row>> sent;
     try {
       sent =
-          pool.preparedQuery(CLAIM_ALL)
-              .execute(Tuple.of(keys, operations, fingerprints, lockSeconds, ttlSeconds));
+          kind == Kind.CLAIM
+              ? pool.preparedQuery(CLAIM_ALL)
+                  .execute(Tuple.of(keys, operations, fingerprints, lockSeconds, ttlSeconds))
+              : pool.preparedQuery(LOOKUP_ALL).execute(Tuple.of((Object) keys));
     } catch (RuntimeException refused) {
       // A closed pool may refuse at once: answer, and free the slot for the next statement.
       sent = Future.failedFuture(refused);
@@ -156,7 +177,7 @@ final class ClaimBatcher {
         });
   }
 
-  /** A claim's answer: claimed, or held by {@code holder} (null when the snapshot missed it). */
+  /** The answer: claimed, or held by {@code holder} (null when unknown or, for a lookup, free). */
   record Outcome(boolean claimed, Row holder) {}
 
   private record Pending(
