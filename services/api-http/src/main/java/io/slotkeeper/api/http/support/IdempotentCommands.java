@@ -24,12 +24,15 @@ import org.slf4j.LoggerFactory;
 /**
  * Idempotency-Key semantics for every mutating operation, whatever the protocol (the IETF draft and
  * Stripe's behaviour): missing or malformed key 400; same key and same request replays the saved
- * response; same key with another request 422; while the first request runs 409 ({@link
- * #IN_FLIGHT}). Requests that fail validation are not saved (nothing began); once execution began,
- * its answer is saved, errors included, except 5xx, which release the key so a retry can run.
+ * response; same key with another request 422. Requests that fail validation are not saved (nothing
+ * began); once execution began, its answer is saved, errors included, except 5xx.
  *
- * <p>An operation that is one command ({@link #command}) saves its success in the command's own
- * transaction: no round trip after the command, and the answer is as durable as the command.
+ * <p>An operation that is one command ({@link #command}) only looks its key up and writes the key's
+ * row, completed, in the command's own transaction: no claim before the command, no round trip
+ * after it, and the answer is as durable as the command. A request that comes while the first one
+ * runs runs the same command ID, which the ledger answers "duplicate": it waits for and replays the
+ * first answer. Any other operation ({@link #run}) claims its key first: 409 ({@link #IN_FLIGHT})
+ * while its first request runs; a 5xx releases the key so a retry can run.
  *
  * <p>Protocol-free: the answer is the saved HTTP-shaped response (status, headers, JSON body),
  * written by {@link HttpAnswers} for HTTP and mapped to a message or a status by the gRPC API. HTTP
