@@ -17,7 +17,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Claims, replays, mismatches, take-over of abandoned claims and expiry, on real PostgreSQL. */
+/**
+ * Claims and lookups, replays, mismatches, take-over of abandoned claims and expiry, on real
+ * PostgreSQL.
+ */
 class IdempotencyStoreIT {
 
   static Vertx vertx;
@@ -58,6 +61,70 @@ class IdempotencyStoreIT {
     await(store.complete("k1", saved));
     Claim replay = await(store.claim("k1", "op", "f1"));
     assertThat(replay).isEqualTo(new Claim.Replay(saved));
+  }
+
+  @Test
+  void aLookupWritesNothingAndAnswersFromTheKeysRow() throws Exception {
+    assertThat(await(store.lookup("l1", "op", "f"))).isInstanceOf(Claim.Free.class);
+    assertThat(count("l1")).isZero();
+    StoredResponse saved = new StoredResponse(201, Map.of("Location", "/l1"), "{\"a\":1}");
+    assertThat(await(store.save("l1", "op", "f", saved))).isTrue();
+    assertThat(await(store.lookup("l1", "op", "f"))).isEqualTo(new Claim.Replay(saved));
+    assertThat(await(store.lookup("l1", "op", "other"))).isEqualTo(new Claim.Mismatch("op"));
+    assertThat(await(store.lookup("l1", "other-op", "f"))).isEqualTo(new Claim.Mismatch("op"));
+    // A key held: the save changes nothing and says so (the request answers with the holder's).
+    StoredResponse other = new StoredResponse(422, Map.of(), "{\"status\":422}");
+    assertThat(await(store.save("l1", "other-op", "f", other))).isFalse();
+    assertThat(await(store.lookup("l1", "op", "f"))).isEqualTo(new Claim.Replay(saved));
+  }
+
+  @Test
+  void aLookupSeesAClaimOfAnOperationOfSeveralSteps() throws Exception {
+    assertThat(await(store.claim("l2", "op", "f"))).isInstanceOf(Claim.Acquired.class);
+    assertThat(await(store.lookup("l2", "op", "f"))).isInstanceOf(Claim.InFlight.class);
+    assertThat(await(store.lookup("l2", "cmd", "f"))).isEqualTo(new Claim.Mismatch("op"));
+    assertThat(await(store.save("l2", "op", "f", new StoredResponse(200, Map.of(), "{}"))))
+        .isFalse();
+    // Abandoned: the same request may run again, and its save takes the row over.
+    sql(
+        "UPDATE idempotency_keys SET locked_until = now() - interval '1 second' WHERE idem_key = 'l2'");
+    assertThat(await(store.lookup("l2", "op", "f"))).isInstanceOf(Claim.Free.class);
+    assertThat(await(store.save("l2", "other-op", "f", new StoredResponse(200, Map.of(), "{}"))))
+        .isFalse();
+    StoredResponse saved = new StoredResponse(200, Map.of(), "{\"taken\":true}");
+    assertThat(await(store.save("l2", "op", "f", saved))).isTrue();
+    assertThat(await(store.lookup("l2", "op", "f"))).isEqualTo(new Claim.Replay(saved));
+  }
+
+  @Test
+  void anExpiredKeyIsFreeToALookupAndItsSaveReplacesIt() throws Exception {
+    assertThat(await(store.save("l3", "op", "f", new StoredResponse(200, Map.of(), "{}"))))
+        .isTrue();
+    sql(
+        "UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE idem_key = 'l3'");
+    assertThat(await(store.lookup("l3", "other-op", "g"))).isInstanceOf(Claim.Free.class);
+    StoredResponse saved = new StoredResponse(201, Map.of(), "{\"new\":true}");
+    assertThat(await(store.save("l3", "other-op", "g", saved))).isTrue();
+    assertThat(await(store.lookup("l3", "other-op", "g"))).isEqualTo(new Claim.Replay(saved));
+    assertThat(
+            await(
+                    pool.query(
+                            "SELECT count(*) FROM idempotency_keys WHERE idem_key = 'l3'"
+                                + " AND expires_at > now() + interval '23 hours'")
+                        .execute())
+                .iterator()
+                .next()
+                .getLong(0))
+        .isEqualTo(1);
+  }
+
+  private static long count(String key) throws Exception {
+    return await(
+            pool.preparedQuery("SELECT count(*) FROM idempotency_keys WHERE idem_key = $1")
+                .execute(io.vertx.sqlclient.Tuple.of(key)))
+        .iterator()
+        .next()
+        .getLong(0);
   }
 
   @Test

@@ -180,7 +180,8 @@ public final class IdempotentCommands {
                                   request.key(), request.operation(), request.fingerprint()),
                               // Free again already: the holder's request failed; the client
                               // retries.
-                              () -> Future.failedFuture(inFlight())));
+                              () -> Future.failedFuture(inFlight()),
+                              false));
             })
         .onFailure(e -> log.warn("request with Idempotency-Key failed: {}", e.getMessage()));
   }
@@ -198,16 +199,22 @@ public final class IdempotentCommands {
    */
   private Future<Outcome> decided(
       String operation, Future<Claim> claim, Supplier<Future<Outcome>> execute) {
+    return decided(operation, claim, execute, true);
+  }
+
+  /** {@link #decided}; {@code tally} false for a request already counted (asking its key again). */
+  private Future<Outcome> decided(
+      String operation, Future<Claim> claim, Supplier<Future<Outcome>> execute, boolean tally) {
     return claim.compose(
         c -> {
           if (c instanceof Claim.Replay) {
-            count(operation, "replayed");
+            count(operation, "replayed", tally);
             return Future.succeededFuture(new Outcome(((Claim.Replay) c).response(), true));
           } else if (c instanceof Claim.InFlight) {
-            count(operation, "conflict");
+            count(operation, "conflict", tally);
             return Future.failedFuture(inFlight());
           } else if (c instanceof Claim.Mismatch) {
-            count(operation, "mismatch");
+            count(operation, "mismatch", tally);
             return Future.failedFuture(
                 new ApiProblem(
                     422,
@@ -216,7 +223,7 @@ public final class IdempotentCommands {
                         + ((Claim.Mismatch) c).firstOperation()
                         + " or another body)"));
           }
-          count(operation, "new");
+          count(operation, "new", tally);
           return execute.get();
         });
   }
@@ -301,7 +308,9 @@ public final class IdempotentCommands {
     return new StoredResponse(response.status(), headers, response.body().encode());
   }
 
-  private void count(String operation, String result) {
-    metrics.idempotencyRequest(operation, result);
+  private void count(String operation, String result, boolean tally) {
+    if (tally) {
+      metrics.idempotencyRequest(operation, result);
+    }
   }
 }
