@@ -144,6 +144,13 @@ class OrdersHttpIT {
             h.count(
                 "SELECT count(*) FROM domain_event_entry WHERE aggregate_identifier = 'inventory:TWO-OPS'"))
         .isEqualTo(orderWon ? 0 : 1);
+    // A key taken is the caller's doing: the rolled-back command counts as rejected, not failed
+    // (the alert on failed commands is about the infrastructure).
+    String scrape = h.get("/metrics", null).body();
+    assertThat(scrape.lines())
+        .filteredOn(l -> l.startsWith("slotkeeper_commands_total{"))
+        .anyMatch(l -> l.contains("outcome=\"rejected\"") && !l.endsWith(" 0.0"))
+        .noneMatch(l -> l.contains("outcome=\"failed\"") && !l.endsWith(" 0.0"));
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.slotkeeper.domain.command;
 
 import io.slotkeeper.events.Command;
 import io.slotkeeper.metrics.SlotkeeperMetrics;
+import io.slotkeeper.platform.axon.CallerRefusal;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -117,6 +118,7 @@ public final class CommandService {
             || cause instanceof AggregateNotFoundException
             || cause instanceof AggregateAlreadyExistsException
             || cause instanceof CommandIdReusedException
+            || cause instanceof CallerRefusal
             || cause instanceof io.slotkeeper.domain.slots.StaleFencingTokenException;
     return domain
         ? SlotkeeperMetrics.CommandOutcome.REJECTED
