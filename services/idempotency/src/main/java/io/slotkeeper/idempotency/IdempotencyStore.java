@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.axonframework.common.jdbc.ConnectionProvider;
 
 /**
@@ -145,7 +146,7 @@ public final class IdempotencyStore {
                 return Future.succeededFuture(new Claim.Acquired());
               }
               if (outcome.holder() != null) {
-                return held(key, operation, fingerprint, outcome.holder());
+                return held(operation, fingerprint, outcome.holder(), () -> takeOver(key));
               }
               return read(key, operation, fingerprint);
             });
@@ -159,23 +160,15 @@ public final class IdempotencyStore {
   public Future<Claim> lookup(String key, String operation, String fingerprint) {
     return lookups
         .submit(key, operation, fingerprint)
-        .map(
+        .compose(
             outcome -> {
               Row row = outcome.holder();
               if (row == null || Boolean.TRUE.equals(row.getBoolean("expired"))) {
-                return new Claim.Free();
-              }
-              if (!operation.equals(row.getString("operation"))
-                  || !fingerprint.equals(row.getString("fingerprint"))) {
-                return new Claim.Mismatch(row.getString("operation"));
-              }
-              if ("COMPLETED".equals(row.getString("state"))) {
-                return new Claim.Replay(stored(row));
+                return Future.succeededFuture(new Claim.Free());
               }
               // An abandoned claim of this request: its row is taken over when the command saves.
-              return Boolean.TRUE.equals(row.getBoolean("abandoned"))
-                  ? new Claim.Free()
-                  : new Claim.InFlight();
+              return held(
+                  operation, fingerprint, row, () -> Future.succeededFuture(new Claim.Free()));
             });
   }
 
@@ -187,11 +180,15 @@ public final class IdempotencyStore {
                 rows.size() == 0
                     // Released between our insert and this read: claim again.
                     ? claim(key, operation, fingerprint)
-                    : held(key, operation, fingerprint, rows.iterator().next()));
+                    : held(operation, fingerprint, rows.iterator().next(), () -> takeOver(key)));
   }
 
-  /** The answer to a claim of a key that {@code row} holds. */
-  private Future<Claim> held(String key, String operation, String fingerprint, Row row) {
+  /**
+   * The answer to a request for a key that {@code row} holds; {@code abandoned} answers for a claim
+   * of the same request whose holder died.
+   */
+  private Future<Claim> held(
+      String operation, String fingerprint, Row row, Supplier<Future<Claim>> abandoned) {
     if (!operation.equals(row.getString("operation"))
         || !fingerprint.equals(row.getString("fingerprint"))) {
       return Future.succeededFuture(new Claim.Mismatch(row.getString("operation")));
@@ -200,7 +197,7 @@ public final class IdempotencyStore {
       return Future.succeededFuture(new Claim.Replay(stored(row)));
     }
     if (Boolean.TRUE.equals(row.getBoolean("abandoned"))) {
-      return takeOver(key);
+      return abandoned.get();
     }
     return Future.succeededFuture(new Claim.InFlight());
   }
@@ -213,21 +210,30 @@ public final class IdempotencyStore {
 
   /** Saves the response of the key's request; later requests replay it. */
   public Future<Void> complete(String key, StoredResponse response) {
-    Tuple values =
-        Tuple.of(
-            key,
-            response.status(),
-            new JsonObject(new HashMap<>(response.headers())),
-            response.body());
-    if (response.status() < 400) {
-      return pool.preparedQuery(COMPLETE).execute(values).mapEmpty();
+    return saveResponse(
+            COMPLETE,
+            Tuple.of(
+                key,
+                response.status(),
+                new JsonObject(new HashMap<>(response.headers())),
+                response.body()),
+            response.status())
+        .mapEmpty();
+  }
+
+  /**
+   * Runs a statement that saves a response: on the pool's asynchronous commit for a success (a
+   * command commit stands behind it), with a synchronous commit for a rejection (none does).
+   */
+  private Future<RowSet<Row>> saveResponse(String sql, Tuple values, int status) {
+    if (status < 400) {
+      return pool.preparedQuery(sql).execute(values);
     }
     return pool.withTransaction(
         conn ->
             conn.query("SET LOCAL synchronous_commit = on")
                 .execute()
-                .compose(ignored -> conn.preparedQuery(COMPLETE).execute(values))
-                .mapEmpty());
+                .compose(ignored -> conn.preparedQuery(sql).execute(values)));
   }
 
   /**
@@ -277,24 +283,18 @@ public final class IdempotencyStore {
    */
   public Future<Boolean> save(
       String key, String operation, String fingerprint, StoredResponse response) {
-    Tuple values =
-        Tuple.of(
-            key,
-            operation,
-            fingerprint,
-            ttlSeconds,
-            response.status(),
-            new JsonObject(new HashMap<>(response.headers())),
-            response.body());
-    if (response.status() < 400) {
-      return pool.preparedQuery(SAVE).execute(values).map(rows -> rows.rowCount() == 1);
-    }
-    return pool.withTransaction(
-        conn ->
-            conn.query("SET LOCAL synchronous_commit = on")
-                .execute()
-                .compose(ignored -> conn.preparedQuery(SAVE).execute(values))
-                .map(rows -> rows.rowCount() == 1));
+    return saveResponse(
+            SAVE,
+            Tuple.of(
+                key,
+                operation,
+                fingerprint,
+                ttlSeconds,
+                response.status(),
+                new JsonObject(new HashMap<>(response.headers())),
+                response.body()),
+            response.status())
+        .map(rows -> rows.rowCount() == 1);
   }
 
   /** Forgets an in-flight key whose request failed for a reason worth retrying. */
