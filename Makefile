@@ -4,9 +4,11 @@ JAR := services/app/target/slotkeeper.jar
 
 .PHONY: run test fuzz faults build fmt clean chaos bench
 
-## run: build if needed, then start the service (embedded PostgreSQL and Redis unless configured)
+## run: build if needed, then start the service (embedded PostgreSQL and Redis unless configured);
+##      logs are readable text on a terminal, JSON lines otherwise, unless SLOTKEEPER_LOG_FORMAT says
 run: $(JAR)
-	java @infra/jvm.options -jar $(JAR)
+	SLOTKEEPER_LOG_FORMAT=$${SLOTKEEPER_LOG_FORMAT:-$$([ -t 1 ] && echo text || echo json)} \
+	  java @infra/jvm.options -jar $(JAR)
 
 $(JAR): $(shell find pom.xml shared-events services -name pom.xml -o -path '*/src/main/*' -type f 2>/dev/null)
 	$(MVN) -q -DskipTests install

@@ -31,6 +31,7 @@ import io.slotkeeper.timers.SlotRunner;
 import io.slotkeeper.timers.Timers;
 import io.slotkeeper.timers.jobs.JobHandlers;
 import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -45,6 +46,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Deque;
 import java.util.List;
@@ -237,11 +239,24 @@ public final class Slotkeeper implements AutoCloseable {
     grpcInstances =
         deployShared(vertx, () -> new GrpcApiVerticle(deps), grpcOptions, "the gRPC API");
     grpcPort = grpcInstances.get(0).actualPort();
+    // Undeploy every verticle first on close, while Redis and the write side still answer: the
+    // APIs stop taking requests and each timer releases its lease, so another instance takes the
+    // job at its next upkeep instead of one lease TTL later. vertx.close() alone closes the Redis
+    // client before it undeploys the verticles, and their releases would fail.
+    toClose.push(() -> undeployAll(vertx));
     log.info(
         "slotkeeper instance {} ready on http://127.0.0.1:{} (gRPC on port {})",
         config.instanceId(),
         httpPort,
         grpcPort);
+  }
+
+  private static void undeployAll(Vertx vertx) throws Exception {
+    List<Future<Void>> undeployed = new ArrayList<>();
+    for (String id : vertx.deploymentIDs()) {
+      undeployed.add(vertx.undeploy(id));
+    }
+    Future.join(undeployed).await(10, TimeUnit.SECONDS);
   }
 
   /** Deploys {@code options.getInstances()} verticles from {@code factory}; returns them. */
@@ -270,7 +285,7 @@ public final class Slotkeeper implements AutoCloseable {
         .setConfig(new JsonObject().put("port", port == 0 ? sharedRandom : port));
   }
 
-  private static <T> T await(io.vertx.core.Future<T> future, String what) {
+  private static <T> T await(Future<T> future, String what) {
     try {
       return future.await(60, TimeUnit.SECONDS);
     } catch (java.util.concurrent.TimeoutException e) {

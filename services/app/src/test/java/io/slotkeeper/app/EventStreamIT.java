@@ -138,6 +138,49 @@ class EventStreamIT {
     assertThat(h.get("/v1/events/stream", null).statusCode()).isEqualTo(401);
   }
 
+  @Test
+  void aFilteredPageHoldsUpToLimitMatchingEvents() {
+    long before = h.count("SELECT coalesce(max(global_index), 0) FROM domain_event_entry");
+    String order =
+        "{\"customerId\":\"c-1\",\"currency\":\"CNY\","
+            + "\"items\":[{\"sku\":\"TEA-1\",\"qty\":1,\"unitPriceCents\":100}]}";
+    assertThat(h.post("/v1/orders", AppHarness.CLIENT, "filtered-1", order).statusCode())
+        .isEqualTo(201);
+    // Far more events that the filter leaves out than the page's limit, between the two orders.
+    for (int i = 0; i < 150; i++) {
+      h.app
+          .writeModel()
+          .commands()
+          .send(
+              new ReceiveStock(
+                  DeterministicIds.forIdempotencyKey("test.receive", "filtered-" + i),
+                  "FILTERED-1",
+                  1,
+                  "test"))
+          .join();
+    }
+    assertThat(h.post("/v1/orders", AppHarness.CLIENT, "filtered-2", order).statusCode())
+        .isEqualTo(201);
+
+    JsonObject page =
+        new JsonObject(
+            h.get("/v1/events?after=" + before + "&limit=2&aggregateType=Order", AppHarness.CLIENT)
+                .body());
+    JsonArray events = page.getJsonArray("events");
+    assertThat(events).hasSize(2);
+    assertThat(
+            events.getJsonObject(1).getLong("position")
+                - events.getJsonObject(0).getLong("position"))
+        .isGreaterThan(150);
+    assertThat(page.getLong("next")).isEqualTo(events.getJsonObject(1).getLong("position"));
+    // One match asked for: the page ends at it, so the next page starts right after it.
+    JsonObject one =
+        new JsonObject(
+            h.get("/v1/events?after=" + before + "&limit=1&aggregateType=Order", AppHarness.CLIENT)
+                .body());
+    assertThat(one.getLong("next")).isEqualTo(events.getJsonObject(0).getLong("position"));
+  }
+
   private static JsonArray page(String path) {
     HttpResponse<String> r = h.get(path, AppHarness.CLIENT);
     assertThat(r.statusCode()).isEqualTo(200);

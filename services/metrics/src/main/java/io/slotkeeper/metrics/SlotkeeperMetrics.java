@@ -101,6 +101,8 @@ public final class SlotkeeperMetrics {
     }
     expectedCounter(job);
     leaseChangesCounter(job);
+    slotLagTimer(job);
+    slotDurationTimer(job);
   }
 
   public void slot(String job, SlotOutcome outcome) {
@@ -109,21 +111,27 @@ public final class SlotkeeperMetrics {
 
   /** Nominal instant to the fire (never negative: a fire a little early counts as on time). */
   public void slotLag(String job, Duration lag) {
-    Timer.builder("slotkeeper.slot.lag")
-        .description("from a slot's nominal instant to its fire")
-        .tag("job", job)
-        .serviceLevelObjectives(SLO_BUCKETS)
-        .register(registry)
-        .record(lag.isNegative() ? Duration.ZERO : lag);
+    slotLagTimer(job).record(lag.isNegative() ? Duration.ZERO : lag);
   }
 
   public void slotDuration(String job, Duration duration) {
-    Timer.builder("slotkeeper.slot.duration")
+    slotDurationTimer(job).record(duration);
+  }
+
+  private Timer slotLagTimer(String job) {
+    return Timer.builder("slotkeeper.slot.lag")
+        .description("from a slot's nominal instant to its fire")
+        .tag("job", job)
+        .serviceLevelObjectives(SLO_BUCKETS)
+        .register(registry);
+  }
+
+  private Timer slotDurationTimer(String job) {
+    return Timer.builder("slotkeeper.slot.duration")
         .description("the job handler's run time for one slot attempt")
         .tag("job", job)
         .serviceLevelObjectives(SLO_BUCKETS)
-        .register(registry)
-        .record(duration);
+        .register(registry);
   }
 
   /** Slots the schedule says fell due (computed from the schedule alone). */

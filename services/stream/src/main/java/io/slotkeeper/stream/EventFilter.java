@@ -19,6 +19,11 @@ public record EventFilter(Set<String> aggregateTypes, Set<String> eventTypes) {
     return new EventFilter(split(aggregateTypes), split(eventTypes));
   }
 
+  /** Whether the filter lets every event through. */
+  public boolean matchesAll() {
+    return aggregateTypes.isEmpty() && eventTypes.isEmpty();
+  }
+
   public boolean matches(String aggregateType, String eventType) {
     return (aggregateTypes.isEmpty() || aggregateTypes.contains(aggregateType))
         && (eventTypes.isEmpty() || eventTypes.contains(eventType));

@@ -28,6 +28,12 @@ public final class EventReader {
 
   public static final int MAX_LIMIT = 1000;
 
+  /**
+   * Positions one filtered page reads at most, matching or not: a filter that matches little costs
+   * a client bounded work per request.
+   */
+  public static final int MAX_SCAN = 10 * MAX_LIMIT;
+
   private static final String PAGE =
       "SELECT global_index, event_identifier, type, aggregate_identifier, sequence_number,"
           + " payload_type, time_stamp, payload, meta_data,"
@@ -42,27 +48,45 @@ public final class EventReader {
     this.gapTimeout = gapTimeout;
   }
 
-  /** Up to {@code limit} stored events after {@code after} (up to a gap that may still fill). */
+  /**
+   * Up to {@code limit} stored events after {@code after} that match {@code filter}, up to a gap
+   * that may still fill. A filtered page reads on past the events it filters out until it has
+   * {@code limit} matches, reaches the end or a gap, or has read {@link #MAX_SCAN} positions (then
+   * it may hold fewer than {@code limit} events, and its {@code next} lets the caller go on).
+   */
   public Future<EventPage> page(long after, int limit, EventFilter filter) {
+    // Unfiltered, every row read is returned: one query of the page's size is enough.
+    int chunk = filter.matchesAll() ? limit : MAX_LIMIT;
+    return scan(after, limit, filter, chunk, new ArrayList<>(), 0);
+  }
+
+  private Future<EventPage> scan(
+      long after, int limit, EventFilter filter, int chunk, List<StreamEvent> events, int scanned) {
     return pool.preparedQuery(PAGE)
-        .execute(Tuple.of(after, limit))
-        .map(
+        .execute(Tuple.of(after, chunk))
+        .compose(
             rows -> {
-              List<StreamEvent> events = new ArrayList<>();
               long safe = after;
               for (Row r : rows) {
                 long position = r.getLong("global_index");
                 if (position != safe + 1 && !gapIsPermanent(r)) {
-                  break;
+                  return Future.succeededFuture(new EventPage(events, safe));
                 }
                 safe = position;
                 String aggregateType = r.getString("type");
                 String type = StreamEvent.simpleType(r.getString("payload_type"));
                 if (filter.matches(aggregateType, type)) {
                   events.add(event(r, position, aggregateType, type));
+                  if (events.size() == limit) {
+                    return Future.succeededFuture(new EventPage(events, position));
+                  }
                 }
               }
-              return new EventPage(events, safe);
+              int read = scanned + rows.size();
+              if (rows.size() < chunk || read >= MAX_SCAN) {
+                return Future.succeededFuture(new EventPage(events, safe));
+              }
+              return scan(safe, limit, filter, chunk, events, read);
             });
   }
 

@@ -1,0 +1,62 @@
+package io.slotkeeper.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.slotkeeper.testing.TestInfra;
+import io.vertx.core.Vertx;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisAPI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A clean stop hands the jobs over at once: each timer releases its lease while Redis still
+ * answers, so another instance need not wait for the lease to expire.
+ */
+class CleanShutdownIT {
+
+  @TempDir Path dir;
+
+  @Test
+  void aCleanStopReleasesTheLeasesItHolds() throws Exception {
+    String job = "shutdown-" + UUID.randomUUID().toString().substring(0, 8);
+    String leaseKey = "slotkeeper:lease:{" + job + "}";
+    Path jobs = dir.resolve("jobs.yaml");
+    // A TTL far longer than the test: only a release removes the key before the test ends.
+    Files.writeString(
+        jobs,
+        "jobs:\n"
+            + "  - name: "
+            + job
+            + "\n"
+            + "    handler: noop\n"
+            + "    schedule: { every: PT1H }\n"
+            + "    leaseTtl: PT5M\n");
+    Vertx vertx = Vertx.vertx();
+    try {
+      RedisAPI redis =
+          RedisAPI.api(Redis.createClient(vertx, TestInfra.redis().connectionString()));
+      AppHarness h =
+          new AppHarness(
+              "clean_shutdown",
+              Map.of("SLOTKEEPER_TIMERS_ENABLED", "true", "SLOTKEEPER_JOBS_FILE", jobs.toString()));
+      Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> exists(redis, leaseKey));
+      h.close();
+      assertThat(exists(redis, leaseKey)).as("lease key after a clean stop").isFalse();
+    } finally {
+      vertx.close().await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  private static boolean exists(RedisAPI redis, String key) throws Exception {
+    return redis.exists(List.of(key)).await(5, TimeUnit.SECONDS).toInteger() == 1;
+  }
+}
