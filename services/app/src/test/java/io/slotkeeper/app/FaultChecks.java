@@ -18,12 +18,9 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -59,21 +56,23 @@ final class FaultChecks {
     return DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
   }
 
-  /**
-   * No stall: the job has a slot that fired after {@code healed} and no later than {@code bound}
-   * after it (with {@code slack} for the measurement), as the slot ledger's read table shows.
-   */
-  boolean firedBetween(String job, Instant healed, Instant until) throws SQLException {
+  /** When {@code job} first fired after {@code after}, and when it last fired (either null). */
+  record Fires(Instant firstAfter, Instant last) {}
+
+  Fires fires(String job, Instant after) throws SQLException {
     try (Connection c = connect();
         PreparedStatement st =
             c.prepareStatement(
-                "SELECT count(*) FROM job_runs WHERE job = ? AND fired_at > ? AND fired_at <= ?")) {
-      st.setString(1, job);
-      st.setTimestamp(2, Timestamp.from(healed));
-      st.setTimestamp(3, Timestamp.from(until));
+                "SELECT min(fired_at) FILTER (WHERE fired_at > ?), max(fired_at) FROM job_runs"
+                    + " WHERE job = ?")) {
+      st.setTimestamp(1, Timestamp.from(after));
+      st.setString(2, job);
       try (ResultSet rs = st.executeQuery()) {
         rs.next();
-        return rs.getLong(1) > 0;
+        Timestamp first = rs.getTimestamp(1);
+        Timestamp last = rs.getTimestamp(2);
+        return new Fires(
+            first == null ? null : first.toInstant(), last == null ? null : last.toInstant());
       }
     }
   }
@@ -111,48 +110,37 @@ final class FaultChecks {
     }
   }
 
-  /** The last slot of {@code job} that fired (for a stall's message). */
-  String lastFired(String job) throws SQLException {
-    try (Connection c = connect();
-        PreparedStatement st =
-            c.prepareStatement(
-                "SELECT nominal || ' ' || status || ' fired ' || fired_at FROM job_runs"
-                    + " WHERE job = ? AND fired_at IS NOT NULL ORDER BY fired_at DESC LIMIT 1")) {
-      st.setString(1, job);
-      try (ResultSet rs = st.executeQuery()) {
-        return rs.next() ? rs.getString(1) : "none";
-      }
-    }
-  }
-
   /** Every acknowledged command is in the command ledger; every acknowledged order placed once. */
   List<String> acknowledgedStored(Collection<FaultLoad.Ack> acks) throws SQLException {
-    Set<String> ledger = new HashSet<>();
-    Map<String, Long> placed = new HashMap<>();
-    try (Connection c = connect();
-        Statement st = c.createStatement()) {
-      try (ResultSet rs = st.executeQuery("SELECT command_id FROM command_ledger")) {
-        while (rs.next()) {
-          ledger.add(rs.getString(1));
-        }
-      }
-      try (ResultSet rs =
-          st.executeQuery(
-              "SELECT aggregate_identifier, count(*) FROM domain_event_entry"
-                  + " WHERE payload_type LIKE '%OrderPlaced' GROUP BY 1")) {
-        while (rs.next()) {
-          placed.put(rs.getString(1), rs.getLong(2));
-        }
-      }
-    }
     List<String> out = new ArrayList<>();
-    for (FaultLoad.Ack a : acks) {
-      if (!ledger.contains(a.commandId())) {
-        out.add("acknowledged " + a.op() + " key " + a.key() + " is not in the command ledger");
+    try (Connection c = connect();
+        PreparedStatement unstored =
+            c.prepareStatement(
+                "SELECT id FROM unnest(?::text[]) id"
+                    + " WHERE NOT EXISTS (SELECT 1 FROM command_ledger WHERE command_id = id)");
+        PreparedStatement placements =
+            c.prepareStatement(
+                "SELECT id, (SELECT count(*) FROM domain_event_entry WHERE aggregate_identifier ="
+                    + " id AND payload_type LIKE '%OrderPlaced') FROM unnest(?::text[]) id")) {
+      unstored.setArray(
+          1, c.createArrayOf("text", acks.stream().map(FaultLoad.Ack::commandId).toArray()));
+      try (ResultSet rs = unstored.executeQuery()) {
+        while (rs.next()) {
+          out.add("acknowledged command " + rs.getString(1) + " is not in the command ledger");
+        }
       }
-      long orders = placed.getOrDefault(StreamIds.order(a.id()), 0L);
-      if (OrderOperations.PLACE.equals(a.op()) && orders != 1) {
-        out.add("acknowledged order " + a.id() + " has " + orders + " OrderPlaced events");
+      Object[] orders =
+          acks.stream()
+              .filter(a -> OrderOperations.PLACE.equals(a.op()))
+              .map(a -> StreamIds.order(a.id()))
+              .toArray();
+      placements.setArray(1, c.createArrayOf("text", orders));
+      try (ResultSet rs = placements.executeQuery()) {
+        while (rs.next()) {
+          if (rs.getLong(2) != 1) {
+            out.add("acknowledged " + rs.getString(1) + " has " + rs.getLong(2) + " OrderPlaced");
+          }
+        }
       }
     }
     return out;

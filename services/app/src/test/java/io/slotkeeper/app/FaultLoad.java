@@ -5,17 +5,15 @@ import io.slotkeeper.api.http.orders.OrderOperations;
 import io.slotkeeper.api.http.refunds.RefundOperations;
 import io.slotkeeper.events.DeterministicIds;
 import io.vertx.core.json.JsonObject;
-import java.io.IOException;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Deque;
-import java.util.List;
 import java.util.Queue;
 import java.util.Random;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 /**
  * The command path during a seed's faults: clients receiving stock, placing orders and requesting
@@ -37,12 +35,13 @@ final class FaultLoad {
   private final long seed;
   // Acknowledged orders not refunded yet (shared by the seeds of one run).
   private final Deque<String> orders;
-  private final HttpClient http =
-      HttpClient.newBuilder()
-          .version(HttpClient.Version.HTTP_1_1)
-          .connectTimeout(Duration.ofSeconds(2))
-          .build();
-  private final List<Thread> clients = new ArrayList<>();
+  private final ExecutorService clients =
+      Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "fault-client");
+            t.setDaemon(true);
+            return t;
+          });
   private volatile boolean stopping;
 
   FaultLoad(AppHarness h, String prefix, long seed, Deque<String> orders) {
@@ -53,21 +52,14 @@ final class FaultLoad {
   }
 
   void start(int n) {
-    for (int c = 0; c < n; c++) {
-      int client = c;
-      Thread t = new Thread(() -> run(client), "fault-client-" + c);
-      t.setDaemon(true);
-      clients.add(t);
-      t.start();
-    }
+    IntStream.range(0, n).forEach(c -> clients.execute(() -> run(c)));
   }
 
   /** Stops new operations and waits for those in progress to get their final answer. */
   void stop() throws InterruptedException {
     stopping = true;
-    for (Thread t : clients) {
-      t.join(90_000);
-    }
+    clients.shutdown();
+    clients.awaitTermination(90, TimeUnit.SECONDS);
   }
 
   private void run(int client) {
@@ -124,16 +116,7 @@ final class FaultLoad {
         return false;
       }
       try {
-        HttpResponse<String> r =
-            http.send(
-                HttpRequest.newBuilder(h.uri(path))
-                    .timeout(Duration.ofSeconds(5))
-                    .header("Authorization", "Bearer " + AppHarness.CLIENT)
-                    .header("Content-Type", "application/json")
-                    .header("Idempotency-Key", key)
-                    .POST(HttpRequest.BodyPublishers.ofString(body))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = h.post(path, AppHarness.CLIENT, key, body);
         int status = r.statusCode();
         if (status / 100 == 2) {
           String answered =
@@ -154,11 +137,11 @@ final class FaultLoad {
           }
           return false;
         }
-      } catch (IOException e) {
-        // reset, refused or timed out: the same key again
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return false;
+      } catch (IllegalStateException e) {
+        if (Thread.currentThread().isInterrupted()) {
+          return false;
+        }
+        // reset, refused or timed out (AppHarness wraps the IOException): the same key again
       }
       sleep(Math.min(1_000, 50L * attempt));
     }
