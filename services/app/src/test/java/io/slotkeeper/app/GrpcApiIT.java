@@ -590,24 +590,41 @@ class GrpcApiIT {
                 .status())
         .isEqualTo(GrpcStatus.NOT_FOUND);
 
-    ServiceMethod<ServerReflectionResponse, ServerReflectionRequest> reflect =
-        ServiceMethod.client(
-            ServiceName.create("grpc.reflection.v1", "ServerReflection"),
-            "ServerReflectionInfo",
-            GrpcMessageEncoder.encoder(),
-            GrpcMessageDecoder.decoder(ServerReflectionResponse.newBuilder()));
-    ServerReflectionResponse services =
-        ok(
-            grpc.call(
-                reflect, ServerReflectionRequest.newBuilder().setListServices("*").build(), null));
-    assertThat(services.getListServicesResponse().getServiceList())
-        .extracting(ServiceResponse::getName)
-        .contains(
-            "slotkeeper.v1.OrderService",
-            "slotkeeper.v1.InventoryService",
-            "slotkeeper.v1.RefundService",
-            "slotkeeper.v1.JobService",
-            "slotkeeper.v1.EventService",
-            "grpc.health.v1.Health");
+    // v1alpha too: grpcurl and many client libraries ask it first (same messages as v1).
+    for (String version : new String[] {"grpc.reflection.v1", "grpc.reflection.v1alpha"}) {
+      ServiceMethod<ServerReflectionResponse, ServerReflectionRequest> reflect =
+          ServiceMethod.client(
+              ServiceName.create(version, "ServerReflection"),
+              "ServerReflectionInfo",
+              GrpcMessageEncoder.encoder(),
+              GrpcMessageDecoder.decoder(ServerReflectionResponse.newBuilder()));
+      ServerReflectionResponse services =
+          ok(
+              grpc.call(
+                  reflect,
+                  ServerReflectionRequest.newBuilder().setListServices("*").build(),
+                  null));
+      assertThat(services.getListServicesResponse().getServiceList())
+          .as(version)
+          .extracting(ServiceResponse::getName)
+          .contains(
+              "slotkeeper.v1.OrderService",
+              "slotkeeper.v1.InventoryService",
+              "slotkeeper.v1.RefundService",
+              "slotkeeper.v1.JobService",
+              "slotkeeper.v1.EventService",
+              "grpc.health.v1.Health");
+      ServerReflectionResponse file =
+          ok(
+              grpc.call(
+                  reflect,
+                  ServerReflectionRequest.newBuilder()
+                      .setFileContainingSymbol("slotkeeper.v1.OrderService")
+                      .build(),
+                  null));
+      assertThat(file.getFileDescriptorResponse().getFileDescriptorProtoCount())
+          .as(version)
+          .isPositive();
+    }
   }
 }
