@@ -288,7 +288,7 @@ class TimersIT {
   @Test
   void aLongDowntimeLeavesOneRecordPerSlotAcrossSeveralPlans() throws Exception {
     // 1,500 slots: more than one plan's limit, so the missed slots are recorded in two rounds.
-    int downtime = JobTimerVerticle.PLAN_LIMIT + 500;
+    int downtime = DuePlanner.PLAN_LIMIT + 500;
     Instant lastRun = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(downtime);
     seedLastSlot(lastRun, List.of("long-job"));
     start("long", job("long-job", "LATEST", "PT2S"), receiving("long-job"));
