@@ -30,6 +30,7 @@ final class DuePlanner {
   private final SlotClock clock;
   private final LedgerCursor cursor;
   private final SlotDispatch dispatch;
+  private final SlotRecorder recorder;
   private final BooleanSupplier holdsLease;
   private long dueTimer = -1;
   private boolean planning;
@@ -42,12 +43,14 @@ final class DuePlanner {
       SlotClock clock,
       LedgerCursor cursor,
       SlotDispatch dispatch,
+      SlotRecorder recorder,
       BooleanSupplier holdsLease) {
     this.vertx = vertx;
     this.job = job;
     this.clock = clock;
     this.cursor = cursor;
     this.dispatch = dispatch;
+    this.recorder = recorder;
     this.holdsLease = holdsLease;
   }
 
@@ -81,7 +84,7 @@ final class DuePlanner {
         "outside the catch-up window (" + job.catchUpPolicy() + ", " + job.catchUpWindow() + ")";
     for (Instant slot : plan.missed()) {
       if (!cursor.alreadyRecorded(slot)) {
-        missed.add(dispatch.miss(slot, reason));
+        missed.add(recorder.miss(slot, reason));
       }
     }
     Future.join(missed).onComplete(done -> planned(plan, from, done.cause()));

@@ -9,11 +9,8 @@ import io.slotkeeper.timers.TimerHealth.Step;
 import io.slotkeeper.timers.TimerHealth.StepFault;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,7 +39,6 @@ public final class JobTimerVerticle extends VerticleBase {
   private DuePlanner planner;
   private long maintenanceTimer = -1;
   private boolean maintaining;
-  private Instant unableSince;
   private boolean standAside;
 
   public JobTimerVerticle(
@@ -82,43 +78,22 @@ public final class JobTimerVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     cursor = new LedgerCursor(vertx, job, ledger, clock);
+    SlotRecorder recorder =
+        new SlotRecorder(
+            vertx, job.name(), commands, runner.metrics(), health, clock, instanceId, lease::lease);
     dispatch =
         new SlotDispatch(
-            vertx,
-            job,
-            runner,
-            commands,
-            health,
-            clock,
-            instanceId,
-            lease::lease,
-            cursor::markStale);
-    planner = new DuePlanner(vertx, job, clock, cursor, dispatch, () -> lease.lease().isPresent());
-    long period = maintenancePeriod();
+            vertx, job, runner, recorder, health, clock, lease::lease, cursor::markStale);
+    planner =
+        new DuePlanner(
+            vertx, job, clock, cursor, dispatch, recorder, () -> lease.lease().isPresent());
+    long period = LeaseKeeper.upkeepPeriod(job.leaseTtl());
     vertx.runOnContext(v -> maintain());
-    maintenanceTimer = vertx.setPeriodic(phase(job.name(), period), period, id -> maintain());
+    maintenanceTimer =
+        vertx.setPeriodic(LeaseKeeper.phase(job.name(), period), period, id -> maintain());
     log.info(
         "timer of job {} started on {} (lease TTL {})", job.name(), instanceId, job.leaseTtl());
     return Future.succeededFuture();
-  }
-
-  private long maintenancePeriod() {
-    return Math.max(100, job.leaseTtl().toMillis() / 3);
-  }
-
-  /**
-   * The delay of the job's first periodic maintenance (the first one runs at once): spread over one
-   * period by the job's name, so that the lease renewals and ledger reads of many jobs started
-   * together do not all hit Redis and PostgreSQL in the same millisecond, every period (200 jobs in
-   * step overflowed the Redis client's wait queue, renewals failed, leases expired and the slots of
-   * the gap were recorded as missed). From the name, not random: the same on every start.
-   */
-  static long phase(String job, long period) {
-    // A digest, not String.hashCode: names differing in their last characters (job-001, job-002)
-    // would otherwise land a few milliseconds apart.
-    long digest =
-        UUID.nameUUIDFromBytes(job.getBytes(StandardCharsets.UTF_8)).getMostSignificantBits();
-    return 1 + Math.floorMod(digest, period);
   }
 
   @Override
@@ -162,15 +137,9 @@ public final class JobTimerVerticle extends VerticleBase {
             kept -> {
               if (kept.gained()) {
                 runner.metrics().leaseChanged(job.name());
-                log.atInfo()
-                    .addKeyValue("job", job.name())
-                    .addKeyValue("instance", instanceId)
-                    .addKeyValue("fencingToken", lease.lease().map(Lease::fencingToken).orElse(0L))
-                    .log("lease acquired");
                 // Read where to resume once the fires of any earlier lease are answered.
                 cursor.forget();
               } else if (before && !kept.held()) {
-                log.warn("job {}: lost lease on {}", job.name(), instanceId);
                 leaseGone();
               }
               health.held(kept.held(), clock.now());
@@ -200,32 +169,16 @@ public final class JobTimerVerticle extends VerticleBase {
 
   private Future<Void> planAndTakeOver() {
     planner.plan();
-    if (!cursor.loaded()) {
+    Optional<Lease> held = lease.lease();
+    if (!cursor.loaded() || held.isEmpty()) {
       return Future.succeededFuture();
     }
-    Lease held = lease.lease().orElse(null);
-    if (held == null) {
-      return Future.succeededFuture();
-    }
-    Instant firedBefore = clock.now().minus(job.leaseTtl());
-    // The longest retry delay this job uses: a FAILED slot older than that lost its retry.
-    Instant failedBefore =
-        firedBefore.minus(
-            job.retryPolicy().delayBefore(job.retryPolicy().maxAttempts()).orElse(Duration.ZERO));
     return ledger
-        .stalled(
-            job.name(),
-            held.fencingToken(),
-            firedBefore,
-            job.retryPolicy().maxAttempts(),
-            failedBefore)
+        .stalled(job, held.get().fencingToken(), clock.now())
         .timeout(LedgerCursor.LOAD_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
         .recover(e -> Future.failedFuture(new StepFault(Step.TAKEOVER, e)))
-        .map(
-            stalled -> {
-              dispatch.takeOver(stalled);
-              return null;
-            });
+        .onSuccess(dispatch::takeOver)
+        .mapEmpty();
   }
 
   /** A step failed: counted and remembered; the next maintenance starts over. */
@@ -252,23 +205,11 @@ public final class JobTimerVerticle extends VerticleBase {
    * instance can take the job over.
    */
   private void giveUpUnusableLease() {
-    if (lease.lease().isEmpty()) {
-      unableSince = null;
-      return;
-    }
     Instant now = clock.now();
-    unableSince = cursor.loaded() ? null : unableSince == null ? now : unableSince;
-    boolean unable =
-        unableSince != null && Duration.between(unableSince, now).compareTo(job.leaseTtl()) > 0;
-    if (!unable && !health.stalled(now)) {
+    if (lease.lease().isEmpty() || !health.unusable(cursor.loaded(), job.leaseTtl(), now)) {
       return;
     }
-    log.warn(
-        "job {}: giving the lease up on {}: {}",
-        job.name(),
-        instanceId,
-        unable ? "no resume point since " + unableSince : "stalled");
-    unableSince = null;
+    log.warn("job {}: giving the lease up on {}: it cannot fire here", job.name(), instanceId);
     standAside = true;
     leaseGone();
     health.held(false, now);

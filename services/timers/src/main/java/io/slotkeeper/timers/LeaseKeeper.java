@@ -5,11 +5,15 @@ import io.slotkeeper.leases.RedisLeases;
 import io.slotkeeper.timers.TimerHealth.Step;
 import io.slotkeeper.timers.TimerHealth.StepFault;
 import io.vertx.core.Future;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Keeps one job's lease: acquires it when free, renews it while held, gives it up on request. Every
@@ -18,6 +22,8 @@ import java.util.function.LongSupplier;
  * lease whose renewal has not succeeded for a whole TTL has expired in Redis and is forgotten here.
  */
 final class LeaseKeeper {
+
+  private static final Logger log = LoggerFactory.getLogger(LeaseKeeper.class);
 
   /** The outcome of one {@link #keep()}: whether the lease is held, and whether it was just won. */
   record Kept(boolean held, boolean gained) {}
@@ -50,6 +56,26 @@ final class LeaseKeeper {
     this.nanos = nanos;
   }
 
+  /** How often the lease is renewed, and the timer maintained: a third of the TTL. */
+  static long upkeepPeriod(Duration ttl) {
+    return Math.max(100, ttl.toMillis() / 3);
+  }
+
+  /**
+   * The delay of the job's first periodic maintenance (the first one runs at once): spread over one
+   * period by the job's name, so that the lease renewals and ledger reads of many jobs started
+   * together do not all hit Redis and PostgreSQL in the same millisecond, every period (200 jobs in
+   * step overflowed the Redis client's wait queue, renewals failed, leases expired and the slots of
+   * the gap were recorded as missed). From the name, not random: the same on every start.
+   */
+  static long phase(String job, long period) {
+    // A digest, not String.hashCode: names differing in their last characters (job-001, job-002)
+    // would otherwise land a few milliseconds apart.
+    long digest =
+        UUID.nameUUIDFromBytes(job.getBytes(StandardCharsets.UTF_8)).getMostSignificantBits();
+    return 1 + Math.floorMod(digest, period);
+  }
+
   /** The lease held, if any. */
   Optional<Lease> lease() {
     return Optional.ofNullable(held.get());
@@ -68,6 +94,8 @@ final class LeaseKeeper {
               if (ok) {
                 confirmedAt = nanos.getAsLong();
               } else {
+                log.warn(
+                    "job {}: lost lease (token {}) on {}", job, current.fencingToken(), instanceId);
                 held.compareAndSet(current, null);
               }
               return new Kept(ok, false);
@@ -93,6 +121,11 @@ final class LeaseKeeper {
               }
               held.set(granted.get());
               confirmedAt = nanos.getAsLong();
+              log.atInfo()
+                  .addKeyValue("job", job)
+                  .addKeyValue("instance", instanceId)
+                  .addKeyValue("fencingToken", granted.get().fencingToken())
+                  .log("lease acquired");
               return new Kept(true, true);
             });
   }

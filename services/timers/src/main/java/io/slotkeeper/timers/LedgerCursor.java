@@ -88,6 +88,8 @@ final class LedgerCursor {
    */
   Future<Void> load() {
     long started = generation;
+    // No planning from the old cursor meanwhile: what it fired would look like holes.
+    loaded = false;
     stale = false;
     Instant now = clock.now();
     return ledger

@@ -1,9 +1,12 @@
 package io.slotkeeper.timers;
 
+import io.slotkeeper.scheduler.schedule.job.JobDefinition;
+import io.slotkeeper.scheduler.schedule.policy.RetryPolicy;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -143,6 +146,19 @@ public final class LedgerQueries {
               }
               return out;
             });
+  }
+
+  /**
+   * The job's slots to take over under {@code token} at {@code now}: FIRED under an older token
+   * more than a lease TTL ago, or FAILED with attempts left and no retry for longer than the job's
+   * longest retry delay.
+   */
+  public Future<List<Stalled>> stalled(JobDefinition job, long token, Instant now) {
+    Instant firedBefore = now.minus(job.leaseTtl());
+    RetryPolicy retry = job.retryPolicy();
+    Instant failedBefore =
+        firedBefore.minus(retry.delayBefore(retry.maxAttempts()).orElse(Duration.ZERO));
+    return stalled(job.name(), token, firedBefore, retry.maxAttempts(), failedBefore);
   }
 
   /** Whether an operator paused the job. */

@@ -1,9 +1,6 @@
 package io.slotkeeper.timers;
 
-import io.slotkeeper.domain.command.CommandBatcher;
-import io.slotkeeper.events.Command;
 import io.slotkeeper.leases.Lease;
-import io.slotkeeper.metrics.SlotkeeperMetrics.SlotOutcome;
 import io.slotkeeper.scheduler.schedule.SlotClock;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
 import io.slotkeeper.scheduler.schedule.policy.OverlapPolicy;
@@ -17,7 +14,6 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,10 +32,9 @@ final class SlotDispatch {
   private final Vertx vertx;
   private final JobDefinition job;
   private final SlotRunner runner;
-  private final CommandBatcher commands;
+  private final SlotRecorder recorder;
   private final TimerHealth health;
   private final SlotClock clock;
-  private final String instanceId;
   private final Supplier<Optional<Lease>> lease;
   private final Runnable onHole;
   // Head: the round whose slots run now, one after another; behind it, rounds buffered.
@@ -54,19 +49,17 @@ final class SlotDispatch {
       Vertx vertx,
       JobDefinition job,
       SlotRunner runner,
-      CommandBatcher commands,
+      SlotRecorder recorder,
       TimerHealth health,
       SlotClock clock,
-      String instanceId,
       Supplier<Optional<Lease>> lease,
       Runnable onHole) {
     this.vertx = vertx;
     this.job = job;
     this.runner = runner;
-    this.commands = commands;
+    this.recorder = recorder;
     this.health = health;
     this.clock = clock;
-    this.instanceId = instanceId;
     this.lease = lease;
     this.onHole = onHole;
   }
@@ -119,6 +112,11 @@ final class SlotDispatch {
       rounds.addLast(new ArrayDeque<>(slots));
     }
     runQueued();
+  }
+
+  private void skip(Instant slot, String reason) {
+    // Without its record the slot is a hole: the cursor finds it again.
+    recorder.skip(slot, reason).onFailure(e -> onHole.run());
   }
 
   private void runQueued() {
@@ -211,47 +209,5 @@ final class SlotDispatch {
                     job.name(),
                     slot,
                     failedAttempt));
-  }
-
-  /** Records a slot as missed; fails when it could not (the caller plans it again). */
-  Future<Void> miss(Instant slot, String reason) {
-    return record(SlotCommands.miss(job.name(), slot, reason), true, slot, SlotOutcome.MISSED)
-        .onFailure(e -> health.fault(Step.MISS, e, clock.now()));
-  }
-
-  private void skip(Instant slot, String reason) {
-    record(SlotCommands.skip(job.name(), slot, reason), false, slot, SlotOutcome.SKIPPED)
-        .onFailure(
-            e -> {
-              health.fault(Step.SKIP, e, clock.now());
-              log.warn("job {}: could not record skip of {}: {}", job.name(), slot, e.toString());
-              onHole.run();
-            });
-  }
-
-  private Future<Void> record(
-      Command command, boolean creating, Instant slot, SlotOutcome outcome) {
-    // A missed slot is almost always one nobody touched: recorded without reading its stream.
-    return Future.fromCompletionStage(
-            creating ? commands.sendCreating(command) : commands.send(command),
-            vertx.getOrCreateContext())
-        .timeout(SlotRunner.COMMAND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-        .onSuccess(
-            v -> {
-              health.progressed(clock.now());
-              runner.metrics().slot(job.name(), outcome);
-              String name = outcome.tag();
-              SlotLog.line(
-                      log.atInfo(),
-                      job.name(),
-                      SlotCommands.slotId(job.name(), slot),
-                      slot,
-                      instanceId,
-                      lease.get().map(Lease::fencingToken).orElse(0L))
-                  .addKeyValue("commandId", command.commandId())
-                  .addKeyValue("outcome", name)
-                  .log("slot " + name);
-            })
-        .mapEmpty();
   }
 }

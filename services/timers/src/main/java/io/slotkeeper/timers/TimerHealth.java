@@ -2,6 +2,7 @@ package io.slotkeeper.timers;
 
 import io.slotkeeper.metrics.SlotkeeperMetrics;
 import io.slotkeeper.scheduler.schedule.Schedule;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Optional;
@@ -57,6 +58,7 @@ public final class TimerHealth {
   private volatile Fault lastFault;
   // Set by a fault, cleared by the next success of a maintenance: the timer is failing right now.
   private volatile boolean failing;
+  private Instant unableSince;
 
   TimerHealth(String job, Schedule schedule, SlotkeeperMetrics metrics) {
     this.job = job;
@@ -87,6 +89,25 @@ public final class TimerHealth {
   /** A maintenance went through every step. */
   void maintained() {
     failing = false;
+  }
+
+  /**
+   * Whether the lease held here is of no use: the timer could not plan (no resume point) for longer
+   * than {@code patience}, or the job stalled. Measured from the first such maintenance.
+   */
+  boolean unusable(boolean canPlan, Duration patience, Instant now) {
+    if (!held || canPlan) {
+      unableSince = null;
+    } else if (unableSince == null) {
+      unableSince = now;
+    }
+    boolean unable =
+        unableSince != null && Duration.between(unableSince, now).compareTo(patience) > 0;
+    if (unable || (held && stalled(now))) {
+      unableSince = null;
+      return true;
+    }
+    return false;
   }
 
   /** Whether the job is stalled on this instance: see {@link #stalledSince(Instant)}. */

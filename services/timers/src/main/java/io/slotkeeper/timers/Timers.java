@@ -65,7 +65,8 @@ public final class Timers {
       runner
           .metrics()
           .registerTimerErrors(
-              job.name(), Arrays.stream(TimerHealth.Step.values()).map(TimerHealth.Step::tag).toList());
+              job.name(),
+              Arrays.stream(TimerHealth.Step.values()).map(TimerHealth.Step::tag).toList());
     }
     List<Future<String>> deployed = new ArrayList<>();
     if (!startTimers) {
