@@ -188,8 +188,13 @@ public final class SlotkeeperMetrics {
 
   /** 1 while this instance holds the job's lease. */
   public void leaseHeld(String job, Supplier<Boolean> held) {
-    Gauge.builder("slotkeeper.lease.held", held, h -> Boolean.TRUE.equals(h.get()) ? 1 : 0)
-        .description("1 on the instance that holds the job's lease")
+    jobFlag("slotkeeper.lease.held", "1 on the instance that holds the job's lease", job, held);
+  }
+
+  /** A per-job gauge that reads 1 while {@code flag} is true, else 0. */
+  private void jobFlag(String name, String description, String job, Supplier<Boolean> flag) {
+    Gauge.builder(name, flag, f -> Boolean.TRUE.equals(f.get()) ? 1 : 0)
+        .description(description)
         .tag("job", job)
         .strongReference(true)
         .register(registry);
@@ -218,11 +223,11 @@ public final class SlotkeeperMetrics {
 
   /** 1 while this instance holds the job's lease and the job fired nothing for two periods. */
   public void jobStalled(String job, Supplier<Boolean> stalled) {
-    Gauge.builder("slotkeeper.job.stalled", stalled, s -> Boolean.TRUE.equals(s.get()) ? 1 : 0)
-        .description("1 while this instance holds the job's lease but fired no slot for 2 periods")
-        .tag("job", job)
-        .strongReference(true)
-        .register(registry);
+    jobFlag(
+        "slotkeeper.job.stalled",
+        "1 while this instance holds the job's lease but fired no slot for 2 periods",
+        job,
+        stalled);
   }
 
   /**

@@ -68,9 +68,12 @@ final class SlotDispatch {
     this.paused = paused;
   }
 
-  /** No fire awaits the ledger's answer and no slot waits in the queue: the ledger is settled. */
+  /**
+   * No fire awaits the ledger's answer and no slot waits in the queue: the ledger is settled (a
+   * handler still running does not matter: its slot has its record).
+   */
   boolean idle() {
-    return firesInFlight == 0 && rounds.isEmpty();
+    return firesInFlight == 0 && rounds.stream().allMatch(Deque::isEmpty);
   }
 
   /** The lease is gone: queued slots are not fired here (they stay holes for the next holder). */

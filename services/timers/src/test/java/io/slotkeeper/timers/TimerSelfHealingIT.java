@@ -11,9 +11,6 @@ import io.slotkeeper.scheduler.schedule.job.JobsFile;
 import io.slotkeeper.testing.TestInfra;
 import io.slotkeeper.timers.SlotRunner.Trigger;
 import io.slotkeeper.timers.TimerHealth.Step;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -48,12 +45,7 @@ class TimerSelfHealingIT {
   }
 
   private void execute(String... statements) throws Exception {
-    try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
-        Statement st = c.createStatement()) {
-      for (String sql : statements) {
-        st.execute(sql);
-      }
-    }
+    InjectedFaults.apply(db, statements);
   }
 
   @Test
