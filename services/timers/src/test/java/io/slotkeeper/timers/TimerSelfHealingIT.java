@@ -11,6 +11,9 @@ import io.slotkeeper.scheduler.schedule.job.JobsFile;
 import io.slotkeeper.testing.TestInfra;
 import io.slotkeeper.timers.SlotRunner.Trigger;
 import io.slotkeeper.timers.TimerHealth.Step;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -54,14 +57,9 @@ class TimerSelfHealingIT {
     // The read table the timer resumes from is unavailable while the instance starts: the lease
     // is acquired, then reading where to resume fails.
     execute("ALTER TABLE job_runs RENAME TO job_runs_away");
-    JobsFile jobs =
-        JobsFile.parse(
-            "jobs:\n  - name: stall\n    schedule: { every: PT1S }\n"
-                + "    catchUp: { policy: LATEST, window: PT1M }\n    leaseTtl: PT2S\n",
-            "test-jobs");
     TimerInstance i =
         new TimerInstance(
-            "healing", db, leasePrefix, jobs, model -> Map.of("stall", run -> Map.of()));
+            "healing", db, leasePrefix, stallJob(), model -> Map.of("stall", run -> Map.of()));
     instances.add(i);
     AtomicBoolean heldDuringFault = new AtomicBoolean();
     await()
@@ -107,6 +105,39 @@ class TimerSelfHealingIT {
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - cleared));
     await().atMost(Duration.ofSeconds(5)).until(() -> !i.timers.health("stall").get().failing());
     assertThat(i.timers.heldLease("stall")).isPresent();
+  }
+
+  @Test
+  void aResumePointReadThatStallsTimesOutAndIsReadAgainOnceTheLockIsGone() throws Exception {
+    Database.open(db, 2, "migrate").close();
+    try (Connection lock = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
+      // A statement that never answers while this transaction holds the table: a stall, not an
+      // error.
+      lock.setAutoCommit(false);
+      try (Statement st = lock.createStatement()) {
+        st.execute("LOCK TABLE job_runs IN ACCESS EXCLUSIVE MODE");
+      }
+      TimerInstance i =
+          new TimerInstance(
+              "stalled", db, leasePrefix, stallJob(), model -> Map.of("stall", run -> Map.of()));
+      instances.add(i);
+      await()
+          .atMost(Duration.ofSeconds(40))
+          .until(
+              () ->
+                  i.timers
+                      .health("stall")
+                      .flatMap(TimerHealth.Report::lastFault)
+                      .filter(f -> f.step() == Step.CURSOR && f.error().contains("Timeout"))
+                      .isPresent());
+      lock.rollback();
+    }
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                count("SELECT count(*) FROM job_runs WHERE job = 'stall' AND status = 'COMPLETED'")
+                    > 0);
   }
 
   private static final String DAILY =
@@ -164,6 +195,13 @@ class TimerSelfHealingIT {
                     + after
                     + ") r WHERE before IS NOT NULL AND fired_at < before"))
         .isZero();
+  }
+
+  private static JobsFile stallJob() {
+    return JobsFile.parse(
+        "jobs:\n  - name: stall\n    schedule: { every: PT1S }\n"
+            + "    catchUp: { policy: LATEST, window: PT1M }\n    leaseTtl: PT2S\n",
+        "test-jobs");
   }
 
   /** A handler slow enough that slots fired side by side would overlap. */
