@@ -164,7 +164,9 @@ public final class JobTimerVerticle extends VerticleBase {
     if (!cursor.wantsLoad() || !dispatch.idle() || planner.planning()) {
       return Future.succeededFuture();
     }
-    return cursor.load().recover(e -> Future.failedFuture(new StepFault(Step.CURSOR, e)));
+    return cursor
+        .load()
+        .recover(e -> Future.failedFuture(new StepFault(job.name(), Step.CURSOR, e)));
   }
 
   private Future<Void> planAndTakeOver() {
@@ -176,7 +178,7 @@ public final class JobTimerVerticle extends VerticleBase {
     return ledger
         .stalled(job, held.get().fencingToken(), clock.now())
         .timeout(LedgerCursor.LOAD_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-        .recover(e -> Future.failedFuture(new StepFault(Step.TAKEOVER, e)))
+        .recover(e -> Future.failedFuture(new StepFault(job.name(), Step.TAKEOVER, e)))
         .onSuccess(dispatch::takeOver)
         .mapEmpty();
   }

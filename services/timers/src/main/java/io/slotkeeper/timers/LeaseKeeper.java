@@ -141,6 +141,6 @@ final class LeaseKeeper {
 
   private <T> Future<T> within(Future<T> call, Step step) {
     return call.timeout(deadlineMillis, TimeUnit.MILLISECONDS)
-        .recover(e -> Future.failedFuture(new StepFault(step, e)));
+        .recover(e -> Future.failedFuture(new StepFault(job, step, e)));
   }
 }

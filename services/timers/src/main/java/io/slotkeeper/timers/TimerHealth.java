@@ -33,12 +33,14 @@ public final class TimerHealth {
     }
   }
 
-  /** A failed step, named for the metrics; its cause is the fault itself. */
+  /** A failed step of a job's timer, named for the metrics; its cause is the fault itself. */
   static final class StepFault extends RuntimeException {
+    final String job;
     final Step step;
 
-    StepFault(Step step, Throwable cause) {
-      super(step.tag() + " failed: " + cause, cause);
+    StepFault(String job, Step step, Throwable cause) {
+      super("timer of job " + job + ": " + step.tag() + " failed: " + cause, cause);
+      this.job = job;
       this.step = step;
     }
   }
