@@ -18,9 +18,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * {@code /health/live}: the process answers (no I/O, cheap enough for a tight liveness probe).
  * {@code /health/ready}: PostgreSQL and Redis answer (either down: 503), plus details that do not
- * decide readiness: each projection's lag behind the event store and the leases held here. A
- * lagging projection must not take every replica out of the load balancer at once; it has its own
- * alert.
+ * decide readiness: each projection's lag behind the event store, the leases held here, and the
+ * timers that stalled or fail here (status {@code DEGRADED}, still 200). A lagging projection or a
+ * stalled job must not take every replica out of the load balancer at once; each has its alert.
  */
 public final class HealthRoutes {
 
@@ -52,21 +52,20 @@ public final class HealthRoutes {
     Future.join(pg, rd)
         .onComplete(
             done -> {
+              JsonObject timers = timers();
               JsonObject checks =
                   new JsonObject()
                       .put("postgres", status(pg))
                       .put("redis", status(rd))
                       .put("projections", projections())
-                      .put("leases", leases());
+                      .put("leases", leases())
+                      .put("timers", timers);
               boolean up = pg.succeeded() && rd.succeeded();
+              String status = !up ? "DOWN" : timersDegraded(timers) ? "DEGRADED" : "UP";
               ctx.response()
                   .setStatusCode(up ? 200 : 503)
                   .putHeader("Content-Type", "application/json")
-                  .end(
-                      new JsonObject()
-                          .put("status", up ? "UP" : "DOWN")
-                          .put("checks", checks)
-                          .encode());
+                  .end(new JsonObject().put("status", status).put("checks", checks).encode());
             });
   }
 
@@ -98,6 +97,51 @@ public final class HealthRoutes {
     }
     return jobs;
   }
+
+  // ---- Timer health: stalled and failing jobs (docs/scheduling.md, "Self-healing") ----
+
+  /**
+   * Per job whose timer runs here: {@code UP}; {@code STALLED} (this instance holds the lease and
+   * fired or recorded no slot for two periods, {@code since} the first slot left behind); or {@code
+   * FAILING} (the timer's last maintenance failed). The last fault, if any, with its step and time.
+   */
+  private JsonObject timers() {
+    JsonObject jobs = new JsonObject();
+    for (JobDefinition job : timers.jobs().jobs()) {
+      timers
+          .health(job.name())
+          .ifPresent(
+              r -> {
+                JsonObject state =
+                    new JsonObject()
+                        .put(
+                            "status",
+                            r.stalledSince().isPresent()
+                                ? "STALLED"
+                                : r.failing() ? "FAILING" : "UP")
+                        .put("held", r.held());
+                r.stalledSince().ifPresent(t -> state.put("since", t.toString()));
+                r.lastFault()
+                    .ifPresent(
+                        f ->
+                            state.put(
+                                "lastError",
+                                new JsonObject()
+                                    .put("step", f.step().tag())
+                                    .put("error", f.error())
+                                    .put("at", f.at().toString())));
+                jobs.put(job.name(), state);
+              });
+    }
+    return jobs;
+  }
+
+  private static boolean timersDegraded(JsonObject timers) {
+    return timers.stream()
+        .anyMatch(e -> !"UP".equals(((JsonObject) e.getValue()).getString("status")));
+  }
+
+  // ---- end of timer health ----
 
   private static Future<String> check(Future<String> probe) {
     return probe.timeout(CHECK_TIMEOUT_MS, TimeUnit.MILLISECONDS);
