@@ -5,6 +5,7 @@ import io.slotkeeper.domain.command.CommandOutcome;
 import io.slotkeeper.domain.slots.SlotSnapshot;
 import io.slotkeeper.events.Command;
 import io.slotkeeper.events.DeterministicIds;
+import io.slotkeeper.events.StorableText;
 import io.slotkeeper.events.slots.SlotCommand.CompleteSlot;
 import io.slotkeeper.events.slots.SlotCommand.FailSlot;
 import io.slotkeeper.events.slots.SlotCommand.FireSlot;
@@ -183,7 +184,8 @@ public final class SlotRunner {
     return Future.fromCompletionStage(commands.<R>send(command), vertx.getOrCreateContext());
   }
 
+  /** At most 2000 characters, storable (an exception's text may hold any character). */
   private static String truncate(String s) {
-    return s.length() <= 2000 ? s : s.substring(0, 2000);
+    return StorableText.sanitize(s.length() <= 2000 ? s : s.substring(0, 2000));
   }
 }

@@ -1,12 +1,20 @@
 package io.slotkeeper.domain.projection;
 
 import io.slotkeeper.metrics.SlotkeeperMetrics;
+import io.slotkeeper.platform.axon.AxonStorage;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -14,34 +22,67 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.axonframework.eventhandling.EventProcessor;
-import org.axonframework.eventhandling.EventTrackerStatus;
-import org.axonframework.eventhandling.StreamingEventProcessor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * How far each projection is behind the event store: the store's head (the highest global index,
- * polled every {@link #PERIOD}, not per scrape) minus the lowest position of the processor's
- * segments claimed on this instance. A processor whose segments run on another instance has no lag
- * here (NaN in the gauge, absent in {@link #lag()}).
+ * How far each projection is behind the event store, and which of its segments cannot advance;
+ * measured every {@link #PERIOD} (not per scrape) from PostgreSQL: the store's head (the highest
+ * global index) and every segment's stored token ({@link TokenTable}), whichever instance holds it.
+ * A processor's lag is the head minus its lowest segment, unclaimed segments included. A segment is
+ * stuck when it fails here ({@link ProjectionFailures}) or when no instance has held it for {@link
+ * #UNCLAIMED_AFTER}.
  */
 public final class ProjectionLag implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(ProjectionLag.class);
   public static final Duration PERIOD = Duration.ofSeconds(5);
 
+  /** A segment with no live claim for longer than this is reported (claims lapse after 10 s). */
+  public static final Duration UNCLAIMED_AFTER = Duration.ofSeconds(30);
+
+  /** Why a segment does not advance. */
+  public enum StuckReason {
+    /** Its batch fails on this instance (see {@link ProjectionFailures}). */
+    FAILING,
+    /** No instance holds it. */
+    UNCLAIMED
+  }
+
+  /** A segment that does not advance: where it stands, why, since when. */
+  public record Stuck(
+      String processor,
+      int segment,
+      StuckReason reason,
+      long position,
+      String error,
+      Instant since,
+      long attempts) {}
+
+  private record SegmentKey(String processor, int segment) {}
+
   private final DataSource dataSource;
   private final Supplier<Map<String, EventProcessor>> processors;
+  private final ProjectionFailures failures;
+  private final TokenTable tokens;
+  private final Clock clock;
   private final ScheduledExecutorService poller;
   private final Map<String, Long> lag = new ConcurrentHashMap<>();
+  private final Map<SegmentKey, Instant> unclaimedSince = new ConcurrentHashMap<>();
+  private volatile List<Stuck> stuck = List.of();
   private volatile long head = -1;
 
   public ProjectionLag(
       DataSource dataSource,
       Supplier<Map<String, EventProcessor>> processors,
-      SlotkeeperMetrics metrics) {
+      SlotkeeperMetrics metrics,
+      ProjectionFailures failures,
+      Clock clock) {
     this.dataSource = dataSource;
     this.processors = processors;
+    this.failures = failures;
+    this.tokens = new TokenTable(AxonStorage.eventSerializer(), AxonStorage.CLAIM_TIMEOUT);
+    this.clock = clock;
     metrics.eventStoreHead(this, p -> p.head);
     for (String name : processors.get().keySet()) {
       metrics.projectionLag(
@@ -51,6 +92,7 @@ public final class ProjectionLag implements AutoCloseable {
             Long l = p.lag.get(name);
             return l == null ? Double.NaN : l;
           });
+      registerStuckMeters(metrics, name);
     }
     poller =
         Executors.newSingleThreadScheduledExecutor(
@@ -67,49 +109,100 @@ public final class ProjectionLag implements AutoCloseable {
     return head;
   }
 
-  /** Events behind the head, by processor running here, as of the last poll. */
+  /** Events behind the head, by processor (over all its segments), as of the last poll. */
   public Map<String, Long> lag() {
     return Map.copyOf(lag);
   }
 
+  /** The segments that do not advance, as of the last poll. */
+  public List<Stuck> stuck() {
+    return stuck;
+  }
+
   /** One measurement (also called by tests). */
   public void poll() {
+    Instant now = clock.instant();
+    List<TokenTable.Segment> segments;
     try (Connection c = dataSource.getConnection();
         Statement st = c.createStatement();
         ResultSet rs = st.executeQuery("SELECT max(global_index) FROM domain_event_entry")) {
       rs.next();
       long h = rs.getLong(1);
       head = rs.wasNull() ? -1 : h;
+      segments = tokens.read(c, now);
     } catch (Exception e) {
-      log.warn("event store head not measured: {}", e.toString());
+      log.warn("projection positions not measured: {}", e.toString());
       return;
     }
-    processors
-        .get()
-        .forEach(
-            (name, processor) -> {
-              OptionalLong position = position(processor);
-              if (position.isPresent()) {
-                lag.put(name, Math.max(0, head - position.getAsLong()));
-              } else {
-                lag.remove(name);
-              }
-            });
+    Set<String> names = processors.get().keySet();
+    Map<String, Long> lowest = new HashMap<>();
+    for (TokenTable.Segment s : segments) {
+      if (names.contains(s.processor())) {
+        lowest.merge(s.processor(), s.position(), Math::min);
+        failures.clearPassed(s.processor(), s.segment(), s.position());
+      }
+    }
+    for (String name : names) {
+      Long position = lowest.get(name);
+      if (position == null) {
+        lag.remove(name); // no token yet: the processor has not initialised its segments
+      } else {
+        lag.put(name, Math.max(0, head - position));
+      }
+    }
+    stuck = stuckSegments(segments, names, now);
   }
 
-  /** The lowest position of the segments this instance runs; empty when it runs none. */
-  private static OptionalLong position(EventProcessor processor) {
-    if (!(processor instanceof StreamingEventProcessor) || !processor.isRunning()) {
-      return OptionalLong.empty();
+  /** Failing segments (this instance's failures), then those no instance has held for long. */
+  private List<Stuck> stuckSegments(
+      List<TokenTable.Segment> segments, Set<String> names, Instant now) {
+    List<Stuck> found = new ArrayList<>();
+    Set<SegmentKey> failing = new HashSet<>();
+    for (ProjectionFailures.Failure f : failures.current()) {
+      failing.add(new SegmentKey(f.processor(), f.segment()));
+      found.add(
+          new Stuck(
+              f.processor(),
+              f.segment(),
+              StuckReason.FAILING,
+              f.position(),
+              f.error(),
+              f.since(),
+              f.attempts()));
     }
-    Map<Integer, EventTrackerStatus> status =
-        ((StreamingEventProcessor) processor).processingStatus();
-    long lowest = Long.MAX_VALUE;
-    for (EventTrackerStatus s : status.values()) {
-      // A claimed segment that has handled nothing yet is at position -1.
-      lowest = Math.min(lowest, s.getCurrentPosition().orElse(-1));
+    Set<SegmentKey> seen = new HashSet<>();
+    for (TokenTable.Segment s : segments) {
+      SegmentKey key = new SegmentKey(s.processor(), s.segment());
+      seen.add(key);
+      if (s.claimed() || !names.contains(s.processor())) {
+        unclaimedSince.remove(key);
+        continue;
+      }
+      Instant since = unclaimedSince.computeIfAbsent(key, k -> now);
+      if (!failing.contains(key) && since.plus(UNCLAIMED_AFTER).isBefore(now)) {
+        String error =
+            "no instance holds this segment" + (s.owner() == null ? "" : " (claim expired)");
+        found.add(
+            new Stuck(
+                s.processor(), s.segment(), StuckReason.UNCLAIMED, s.position(), error, since, 0));
+      }
     }
-    return status.isEmpty() ? OptionalLong.empty() : OptionalLong.of(lowest);
+    unclaimedSince.keySet().retainAll(seen);
+    return List.copyOf(found);
+  }
+
+  private void registerStuckMeters(SlotkeeperMetrics metrics, String processor) {
+    metrics.projectionErrors(processor);
+    for (StuckReason reason : StuckReason.values()) {
+      metrics.projectionSegmentsStuck(
+          processor,
+          reason.name().toLowerCase(Locale.ROOT),
+          this,
+          p ->
+              p.stuck.stream()
+                  .filter(s -> s.processor().equals(processor) && s.reason() == reason)
+                  .count());
+    }
   }
 
   @Override

@@ -5,6 +5,7 @@ import io.slotkeeper.domain.projection.ProjectionLag;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
 import io.slotkeeper.timers.Timers;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -12,15 +13,17 @@ import io.vertx.redis.client.RedisAPI;
 import io.vertx.sqlclient.Pool;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 /**
  * {@code /health/live}: the process answers (no I/O, cheap enough for a tight liveness probe).
- * {@code /health/ready}: PostgreSQL and Redis answer (either down: 503), plus details that do not
- * decide readiness: each projection's lag behind the event store and the leases held here. A
- * lagging projection must not take every replica out of the load balancer at once; it has its own
- * alert.
+ * {@code /health/ready}: PostgreSQL and Redis answer (either down: 503, status {@code DOWN}), plus
+ * details that do not decide readiness: each projection's lag behind the event store and its
+ * segments that do not advance (status {@code DEGRADED}, still 200), and the leases held here. A
+ * lagging or stuck projection must not take every replica out of the load balancer at once (all
+ * replicas read the same store); it has its own alerts.
  */
 public final class HealthRoutes {
 
@@ -52,39 +55,77 @@ public final class HealthRoutes {
     Future.join(pg, rd)
         .onComplete(
             done -> {
+              JsonObject projections = projections();
               JsonObject checks =
                   new JsonObject()
                       .put("postgres", status(pg))
                       .put("redis", status(rd))
-                      .put("projections", projections())
+                      .put("projections", projections)
                       .put("leases", leases());
               boolean up = pg.succeeded() && rd.succeeded();
+              String status = !up ? "DOWN" : degraded(projections) ? "DEGRADED" : "UP";
               ctx.response()
                   .setStatusCode(up ? 200 : 503)
                   .putHeader("Content-Type", "application/json")
-                  .end(
-                      new JsonObject()
-                          .put("status", up ? "UP" : "DOWN")
-                          .put("checks", checks)
-                          .encode());
+                  .end(new JsonObject().put("status", status).put("checks", checks).encode());
             });
   }
 
+  // Projections: lag over all segments, and every segment that does not advance (issue 24).
+
+  /**
+   * Each processor's lag and status: {@code DEGRADED} with its stuck segments (failing here, or
+   * held by no instance) first, else {@code LAGGING} above {@link #LAGGING_ABOVE}, else {@code UP};
+   * {@code UNKNOWN} before its tokens are first measured.
+   */
   private JsonObject projections() {
     ProjectionLag lag = writeModel.projectionLag();
     Map<String, Long> behind = lag.lag();
+    Map<String, JsonArray> stuck = new TreeMap<>();
+    for (ProjectionLag.Stuck s : lag.stuck()) {
+      stuck.computeIfAbsent(s.processor(), p -> new JsonArray()).add(stuckSegment(s));
+    }
     JsonObject processors = new JsonObject();
     for (String name : new TreeSet<>(writeModel.processors().keySet())) {
       Long events = behind.get(name);
-      processors.put(
-          name,
-          events == null
-              ? new JsonObject().put("status", "ELSEWHERE")
-              : new JsonObject()
-                  .put("status", events > LAGGING_ABOVE ? "LAGGING" : "UP")
-                  .put("lagEvents", events));
+      JsonObject p = new JsonObject();
+      if (stuck.containsKey(name)) {
+        p.put("status", "DEGRADED");
+      } else if (events == null) {
+        p.put("status", "UNKNOWN");
+      } else {
+        p.put("status", events > LAGGING_ABOVE ? "LAGGING" : "UP");
+      }
+      if (events != null) {
+        p.put("lagEvents", events);
+      }
+      if (stuck.containsKey(name)) {
+        p.put("stuckSegments", stuck.get(name));
+      }
+      processors.put(name, p);
     }
     return new JsonObject().put("headPosition", lag.head()).put("processors", processors);
+  }
+
+  private static JsonObject stuckSegment(ProjectionLag.Stuck s) {
+    JsonObject j =
+        new JsonObject()
+            .put("segment", s.segment())
+            .put("state", s.reason().name())
+            .put("position", s.position())
+            .put("error", s.error())
+            .put("since", s.since().toString());
+    if (s.attempts() > 0) {
+      j.put("attempts", s.attempts());
+    }
+    return j;
+  }
+
+  /** Whether a projection is DEGRADED (readiness stays 200: every replica would be alike). */
+  private static boolean degraded(JsonObject projections) {
+    JsonObject processors = projections.getJsonObject("processors");
+    return processors.stream()
+        .anyMatch(e -> "DEGRADED".equals(((JsonObject) e.getValue()).getString("status")));
   }
 
   private JsonObject leases() {
