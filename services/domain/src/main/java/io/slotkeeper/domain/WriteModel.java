@@ -252,7 +252,6 @@ public final class WriteModel implements AutoCloseable {
       }
     }
     Configuration axon = configurer.buildConfiguration();
-    failures.processors(() -> axon.eventProcessingConfiguration().eventProcessors());
     axon.commandBus()
         .subscribe(
             CommandBatchHandler.commandName(),

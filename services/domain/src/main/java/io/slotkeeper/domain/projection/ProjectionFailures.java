@@ -8,15 +8,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Supplier;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.ErrorContext;
 import org.axonframework.eventhandling.ErrorHandler;
 import org.axonframework.eventhandling.EventMessage;
-import org.axonframework.eventhandling.EventProcessor;
-import org.axonframework.eventhandling.EventTrackerStatus;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
-import org.axonframework.eventhandling.StreamingEventProcessor;
+import org.axonframework.eventhandling.Segment;
 import org.axonframework.eventhandling.TrackedEventMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,57 +33,57 @@ public final class ProjectionFailures implements ErrorHandler {
   private static final int MAX_ERROR = 500;
 
   /**
-   * A segment that cannot get past the batch starting at {@code position} (the global index of its
-   * first event; {@code lastPosition} that of its last): the latest error, the time of the first
-   * failure and the failed attempts since.
+   * A batch that fails: its first event (position: global index; {@code sequence}: the hash of its
+   * sequence identifier, which decides its segment) and last event position, the latest error, the
+   * time of the first failure and the failed attempts since.
    */
   public record Failure(
       String processor,
-      int segment,
+      int sequence,
       long position,
       long lastPosition,
       String error,
       Instant since,
-      long attempts) {}
+      long attempts) {
 
-  private record Key(String processor, int segment) {}
+    /** Whether the failed batch belongs to {@code segment}. */
+    public boolean in(Segment segment) {
+      return segment.matches(sequence);
+    }
+  }
+
+  // A retry of a batch starts at the same event: its processor and sequence name the failure.
+  private record Key(String processor, int sequence) {}
 
   private final SlotkeeperMetrics metrics;
   private final Clock clock;
   private final Map<Key, Failure> failures = new ConcurrentHashMap<>();
-  private volatile Supplier<Map<String, EventProcessor>> processors = Map::of;
 
   public ProjectionFailures(SlotkeeperMetrics metrics, Clock clock) {
     this.metrics = metrics;
     this.clock = clock;
   }
 
-  /** The processors, to find a failed batch's segment (set once the configuration is built). */
-  public void processors(Supplier<Map<String, EventProcessor>> processors) {
-    this.processors = processors;
-  }
-
   @Override
   public void handleError(ErrorContext context) throws Exception {
     String processor = context.eventProcessor();
     List<? extends EventMessage<?>> events = context.failedEvents();
-    int segment = events.isEmpty() ? -1 : segmentOf(processor, events.get(0));
+    int sequence = events.isEmpty() ? 0 : sequenceOf(events.get(0));
     long first = events.isEmpty() ? -1 : position(events.get(0));
     long last = events.isEmpty() ? -1 : position(events.get(events.size() - 1));
     String error = describe(context.error());
     Failure failure =
         failures.merge(
-            new Key(processor, segment),
-            new Failure(processor, segment, first, last, error, clock.instant(), 1),
+            new Key(processor, sequence),
+            new Failure(processor, sequence, first, last, error, clock.instant(), 1),
             (old, now) ->
                 new Failure(
-                    processor, segment, first, last, error, old.since(), old.attempts() + 1));
+                    processor, sequence, first, last, error, old.since(), old.attempts() + 1));
     metrics.projectionError(processor);
     log.error(
-        "projection {} segment {} cannot apply the events at positions {}..{} (attempt {} since"
-            + " {}); it stops there and retries: {}",
+        "projection {} cannot apply the events at positions {}..{} (attempt {} since {}); its"
+            + " segment stops there and retries: {}",
         processor,
-        segment,
         first,
         last,
         failure.attempts(),
@@ -100,10 +97,12 @@ public final class ProjectionFailures implements ErrorHandler {
     return List.copyOf(failures.values());
   }
 
-  /** Forgets the segment's failure once its stored token is at or past the failed position. */
-  public void clearPassed(String processor, int segment, long tokenPosition) {
-    failures.computeIfPresent(
-        new Key(processor, segment), (k, f) -> tokenPosition >= f.position() ? null : f);
+  /** Forgets the segment's failures once its stored token is at or past the failed position. */
+  public void clearPassed(String processor, Segment segment, long tokenPosition) {
+    failures
+        .values()
+        .removeIf(
+            f -> f.processor().equals(processor) && f.in(segment) && tokenPosition >= f.position());
   }
 
   /** Forgets every failure of the processor (its tokens were reset). */
@@ -111,24 +110,16 @@ public final class ProjectionFailures implements ErrorHandler {
     failures.keySet().removeIf(k -> k.processor().equals(processor));
   }
 
-  /** The claimed segment of this processor that the event belongs to; -1 when none is known. */
-  private int segmentOf(String processor, EventMessage<?> event) {
-    EventProcessor p = processors.get().get(processor);
-    if (!(p instanceof StreamingEventProcessor)) {
-      return -1;
-    }
-    Map<Integer, EventTrackerStatus> claimed = ((StreamingEventProcessor) p).processingStatus();
-    // Events are sequenced per aggregate (Axon's default policy), by the identifier's hash.
+  /**
+   * The hash that decides the event's segment: events are sequenced per aggregate (Axon's default
+   * policy for these processors), others by their identifier.
+   */
+  private static int sequenceOf(EventMessage<?> event) {
     Object sequence =
         event instanceof DomainEventMessage
             ? ((DomainEventMessage<?>) event).getAggregateIdentifier()
             : event.getIdentifier();
-    for (EventTrackerStatus status : claimed.values()) {
-      if (status.getSegment().matches(Objects.hashCode(sequence))) {
-        return status.getSegment().getSegmentId();
-      }
-    }
-    return -1;
+    return Objects.hashCode(sequence);
   }
 
   private static long position(EventMessage<?> event) {

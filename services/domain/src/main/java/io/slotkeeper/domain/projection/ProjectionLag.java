@@ -22,6 +22,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.axonframework.eventhandling.EventProcessor;
+import org.axonframework.eventhandling.Segment;
+import org.axonframework.eventhandling.StreamingEventProcessor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -135,11 +137,15 @@ public final class ProjectionLag implements AutoCloseable {
       return;
     }
     Set<String> names = processors.get().keySet();
+    Map<SegmentKey, Long> here = positionsHere();
     Map<String, Long> lowest = new HashMap<>();
     for (TokenTable.Segment s : segments) {
       if (names.contains(s.processor())) {
-        lowest.merge(s.processor(), s.position(), Math::min);
-        failures.clearPassed(s.processor(), s.segment(), s.position());
+        long position =
+            Math.max(
+                s.position(), here.getOrDefault(new SegmentKey(s.processor(), s.segment()), -1L));
+        lowest.merge(s.processor(), position, Math::min);
+        failures.clearPassed(s.processor(), axonSegment(segments, s), position);
       }
     }
     for (String name : names) {
@@ -159,11 +165,12 @@ public final class ProjectionLag implements AutoCloseable {
     List<Stuck> found = new ArrayList<>();
     Set<SegmentKey> failing = new HashSet<>();
     for (ProjectionFailures.Failure f : failures.current()) {
-      failing.add(new SegmentKey(f.processor(), f.segment()));
+      int segment = segmentOf(segments, f);
+      failing.add(new SegmentKey(f.processor(), segment));
       found.add(
           new Stuck(
               f.processor(),
-              f.segment(),
+              segment,
               StuckReason.FAILING,
               f.position(),
               f.error(),
@@ -189,6 +196,49 @@ public final class ProjectionLag implements AutoCloseable {
     }
     unclaimedSince.keySet().retainAll(seen);
     return List.copyOf(found);
+  }
+
+  /**
+   * Positions of the segments running here, fresher than their stored tokens: a segment stores its
+   * token when it handles events, so one whose events all go to other segments lags in the table.
+   */
+  private Map<SegmentKey, Long> positionsHere() {
+    Map<SegmentKey, Long> here = new HashMap<>();
+    processors
+        .get()
+        .forEach(
+            (name, p) -> {
+              if (p instanceof StreamingEventProcessor && p.isRunning()) {
+                ((StreamingEventProcessor) p)
+                    .processingStatus()
+                    .forEach(
+                        (segment, status) ->
+                            status
+                                .getCurrentPosition()
+                                .ifPresent(at -> here.put(new SegmentKey(name, segment), at)));
+              }
+            });
+    return here;
+  }
+
+  /** The failure's segment among the processor's stored segments; -1 when none matches. */
+  private static int segmentOf(List<TokenTable.Segment> segments, ProjectionFailures.Failure f) {
+    for (TokenTable.Segment s : segments) {
+      if (s.processor().equals(f.processor()) && f.in(axonSegment(segments, s))) {
+        return s.segment();
+      }
+    }
+    return -1;
+  }
+
+  /** Axon's segment (ID and mask) of a stored segment, from its processor's segment IDs. */
+  private static Segment axonSegment(List<TokenTable.Segment> segments, TokenTable.Segment s) {
+    int[] ids =
+        segments.stream()
+            .filter(o -> o.processor().equals(s.processor()))
+            .mapToInt(TokenTable.Segment::segment)
+            .toArray();
+    return Segment.computeSegment(s.segment(), ids);
   }
 
   private void registerStuckMeters(SlotkeeperMetrics metrics, String processor) {
