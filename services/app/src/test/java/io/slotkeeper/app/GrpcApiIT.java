@@ -534,6 +534,77 @@ class GrpcApiIT {
         .isEqualTo(GrpcStatus.NOT_FOUND);
   }
 
+  /** NUL and other unstorable text in a reason: INVALID_ARGUMENT naming the field, no change. */
+  @Test
+  void unstorableTextIsInvalidArgumentNamingTheFieldAndChangesNothing() {
+    ok(
+        grpc.call(
+            InventoryServiceGrpcClient.ReceiveStock,
+            ReceiveStockRequest.newBuilder()
+                .setIdempotencyKey("g-nul-recv")
+                .setSku("G-NUL")
+                .setQty(10)
+                .build(),
+            AppHarness.CLIENT));
+    String completed =
+        ok(grpc.call(
+                OrderServiceGrpcClient.PlaceOrder,
+                order("g-nul-place-1", "c-1", "G-NUL", 1, 100),
+                AppHarness.CLIENT))
+            .getOrderId();
+    ok(
+        grpc.call(
+            OrderServiceGrpcClient.ProcessOrder,
+            ProcessOrderRequest.newBuilder()
+                .setOrderId(completed)
+                .setIdempotencyKey("g-nul-proc")
+                .build(),
+            AppHarness.OPERATOR));
+    String fresh =
+        ok(grpc.call(
+                OrderServiceGrpcClient.PlaceOrder,
+                order("g-nul-place-2", "c-1", "G-NUL", 1, 100),
+                AppHarness.CLIENT))
+            .getOrderId();
+    String before = h.stateFingerprint();
+
+    for (String reason : java.util.List.of("a\u0000", "esc\u001b[0m")) {
+      java.util.List<Reply<?>> refused =
+          java.util.List.of(
+              grpc.call(
+                  OrderServiceGrpcClient.CancelOrder,
+                  CancelOrderRequest.newBuilder()
+                      .setOrderId(fresh)
+                      .setIdempotencyKey("g-nul-c-" + reason.length())
+                      .setReason(reason)
+                      .build(),
+                  AppHarness.CLIENT),
+              grpc.call(
+                  InventoryServiceGrpcClient.ReceiveStock,
+                  ReceiveStockRequest.newBuilder()
+                      .setIdempotencyKey("g-nul-r-" + reason.length())
+                      .setSku("G-NUL")
+                      .setQty(1)
+                      .setReason(reason)
+                      .build(),
+                  AppHarness.CLIENT),
+              grpc.call(
+                  RefundServiceGrpcClient.RequestRefund,
+                  RequestRefundRequest.newBuilder()
+                      .setIdempotencyKey("g-nul-f-" + reason.length())
+                      .setOrderId(completed)
+                      .setAmountCents(10)
+                      .setReason(reason)
+                      .build(),
+                  AppHarness.CLIENT));
+      for (Reply<?> r : refused) {
+        assertThat(r.status()).as(r.message()).isEqualTo(GrpcStatus.INVALID_ARGUMENT);
+        assertThat(r.message()).contains("reason").contains("must not contain").contains("U+");
+      }
+    }
+    assertThat(h.stateFingerprint()).isEqualTo(before);
+  }
+
   @Test
   void nonAsciiIdempotencyKeysAreInvalidArgumentAndChangeNothing() {
     String before = h.stateFingerprint();
