@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -22,7 +21,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.axonframework.eventhandling.EventProcessor;
-import org.axonframework.eventhandling.Segment;
 import org.axonframework.eventhandling.StreamingEventProcessor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,38 +38,16 @@ public final class ProjectionLag implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ProjectionLag.class);
   public static final Duration PERIOD = Duration.ofSeconds(5);
 
-  /** A segment with no live claim for longer than this is reported (claims lapse after 10 s). */
-  public static final Duration UNCLAIMED_AFTER = Duration.ofSeconds(30);
-
-  /** Why a segment does not advance. */
-  public enum StuckReason {
-    /** Its batch fails on this instance (see {@link ProjectionFailures}). */
-    FAILING,
-    /** No instance holds it. */
-    UNCLAIMED
-  }
-
-  /** A segment that does not advance: where it stands, why, since when. */
-  public record Stuck(
-      String processor,
-      int segment,
-      StuckReason reason,
-      long position,
-      String error,
-      Instant since,
-      long attempts) {}
-
   private record SegmentKey(String processor, int segment) {}
 
   private final DataSource dataSource;
   private final Supplier<Map<String, EventProcessor>> processors;
-  private final ProjectionFailures failures;
   private final TokenTable tokens;
   private final Clock clock;
   private final ScheduledExecutorService poller;
   private final Map<String, Long> lag = new ConcurrentHashMap<>();
-  private final Map<SegmentKey, Instant> unclaimedSince = new ConcurrentHashMap<>();
-  private volatile List<Stuck> stuck = List.of();
+  private final StuckSegments stuckSegments;
+  private volatile List<StuckSegment> stuck = List.of();
   private volatile long head = -1;
 
   public ProjectionLag(
@@ -82,7 +58,7 @@ public final class ProjectionLag implements AutoCloseable {
       Clock clock) {
     this.dataSource = dataSource;
     this.processors = processors;
-    this.failures = failures;
+    this.stuckSegments = new StuckSegments(failures);
     this.tokens = new TokenTable(AxonStorage.eventSerializer(), AxonStorage.CLAIM_TIMEOUT);
     this.clock = clock;
     metrics.eventStoreHead(this, p -> p.head);
@@ -117,7 +93,7 @@ public final class ProjectionLag implements AutoCloseable {
   }
 
   /** The segments that do not advance, as of the last poll. */
-  public List<Stuck> stuck() {
+  public List<StuckSegment> stuck() {
     return stuck;
   }
 
@@ -138,14 +114,16 @@ public final class ProjectionLag implements AutoCloseable {
     }
     Set<String> names = processors.get().keySet();
     Map<SegmentKey, Long> here = positionsHere();
+    List<TokenTable.Segment> known = new ArrayList<>();
     Map<String, Long> lowest = new HashMap<>();
     for (TokenTable.Segment s : segments) {
       if (names.contains(s.processor())) {
         long position =
             Math.max(
                 s.position(), here.getOrDefault(new SegmentKey(s.processor(), s.segment()), -1L));
+        known.add(
+            new TokenTable.Segment(s.processor(), s.segment(), position, s.owner(), s.claimed()));
         lowest.merge(s.processor(), position, Math::min);
-        failures.clearPassed(s.processor(), axonSegment(segments, s), position);
       }
     }
     for (String name : names) {
@@ -156,46 +134,7 @@ public final class ProjectionLag implements AutoCloseable {
         lag.put(name, Math.max(0, head - position));
       }
     }
-    stuck = stuckSegments(segments, names, now);
-  }
-
-  /** Failing segments (this instance's failures), then those no instance has held for long. */
-  private List<Stuck> stuckSegments(
-      List<TokenTable.Segment> segments, Set<String> names, Instant now) {
-    List<Stuck> found = new ArrayList<>();
-    Set<SegmentKey> failing = new HashSet<>();
-    for (ProjectionFailures.Failure f : failures.current()) {
-      int segment = segmentOf(segments, f);
-      failing.add(new SegmentKey(f.processor(), segment));
-      found.add(
-          new Stuck(
-              f.processor(),
-              segment,
-              StuckReason.FAILING,
-              f.position(),
-              f.error(),
-              f.since(),
-              f.attempts()));
-    }
-    Set<SegmentKey> seen = new HashSet<>();
-    for (TokenTable.Segment s : segments) {
-      SegmentKey key = new SegmentKey(s.processor(), s.segment());
-      seen.add(key);
-      if (s.claimed() || !names.contains(s.processor())) {
-        unclaimedSince.remove(key);
-        continue;
-      }
-      Instant since = unclaimedSince.computeIfAbsent(key, k -> now);
-      if (!failing.contains(key) && since.plus(UNCLAIMED_AFTER).isBefore(now)) {
-        String error =
-            "no instance holds this segment" + (s.owner() == null ? "" : " (claim expired)");
-        found.add(
-            new Stuck(
-                s.processor(), s.segment(), StuckReason.UNCLAIMED, s.position(), error, since, 0));
-      }
-    }
-    unclaimedSince.keySet().retainAll(seen);
-    return List.copyOf(found);
+    stuck = stuckSegments.update(known, names, now);
   }
 
   /**
@@ -221,29 +160,9 @@ public final class ProjectionLag implements AutoCloseable {
     return here;
   }
 
-  /** The failure's segment among the processor's stored segments; -1 when none matches. */
-  private static int segmentOf(List<TokenTable.Segment> segments, ProjectionFailures.Failure f) {
-    for (TokenTable.Segment s : segments) {
-      if (s.processor().equals(f.processor()) && f.in(axonSegment(segments, s))) {
-        return s.segment();
-      }
-    }
-    return -1;
-  }
-
-  /** Axon's segment (ID and mask) of a stored segment, from its processor's segment IDs. */
-  private static Segment axonSegment(List<TokenTable.Segment> segments, TokenTable.Segment s) {
-    int[] ids =
-        segments.stream()
-            .filter(o -> o.processor().equals(s.processor()))
-            .mapToInt(TokenTable.Segment::segment)
-            .toArray();
-    return Segment.computeSegment(s.segment(), ids);
-  }
-
   private void registerStuckMeters(SlotkeeperMetrics metrics, String processor) {
     metrics.projectionErrors(processor);
-    for (StuckReason reason : StuckReason.values()) {
+    for (StuckSegment.Reason reason : StuckSegment.Reason.values()) {
       metrics.projectionSegmentsStuck(
           processor,
           reason.name().toLowerCase(Locale.ROOT),

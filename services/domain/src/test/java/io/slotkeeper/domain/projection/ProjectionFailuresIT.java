@@ -6,8 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.slotkeeper.domain.WriteModel;
 import io.slotkeeper.domain.WriteModelHarness;
 import io.slotkeeper.domain.orders.OrderProjection;
-import io.slotkeeper.domain.projection.ProjectionLag.Stuck;
-import io.slotkeeper.domain.projection.ProjectionLag.StuckReason;
+import io.slotkeeper.domain.projection.StuckSegment.Reason;
 import io.slotkeeper.events.StreamIds;
 import io.slotkeeper.events.orders.OrderCommand.CancelOrder;
 import io.slotkeeper.events.orders.OrderCommand.PlaceOrder;
@@ -58,11 +57,11 @@ class ProjectionFailuresIT {
     TestInfra.execute(harness.endpoint(), statement);
   }
 
-  private Optional<Stuck> failing() {
+  private Optional<StuckSegment> failing() {
     model.projectionLag().poll();
     return model.projectionLag().stuck().stream()
         .filter(s -> s.processor().equals(OrderProjection.NAME))
-        .filter(s -> s.reason() == StuckReason.FAILING)
+        .filter(s -> s.reason() == Reason.FAILING)
         .findFirst();
   }
 
@@ -83,7 +82,7 @@ class ProjectionFailuresIT {
     }
 
     await().atMost(Duration.ofSeconds(20)).until(() -> failing().isPresent());
-    Stuck stuck = failing().orElseThrow();
+    StuckSegment stuck = failing().orElseThrow();
     assertThat(stuck.position()).isEqualTo(position);
     assertThat(stuck.segment()).isBetween(0, 1);
     assertThat(stuck.error()).contains("23514");
@@ -130,14 +129,14 @@ class ProjectionFailuresIT {
       // Counted although no segment runs anywhere (two events at least: o-2 and o-3).
       assertThat(lag.lag().get(OrderProjection.NAME)).isGreaterThanOrEqualTo(2);
 
-      clock.advance(ProjectionLag.UNCLAIMED_AFTER.plusSeconds(1));
+      clock.advance(StuckSegment.UNCLAIMED_AFTER.plusSeconds(1));
       lag.poll();
       assertThat(lag.stuck())
           .filteredOn(s -> s.processor().equals(OrderProjection.NAME))
-          .extracting(Stuck::segment, Stuck::reason)
+          .extracting(StuckSegment::segment, StuckSegment::reason)
           .containsExactlyInAnyOrder(
-              org.assertj.core.groups.Tuple.tuple(0, StuckReason.UNCLAIMED),
-              org.assertj.core.groups.Tuple.tuple(1, StuckReason.UNCLAIMED));
+              org.assertj.core.groups.Tuple.tuple(0, Reason.UNCLAIMED),
+              org.assertj.core.groups.Tuple.tuple(1, Reason.UNCLAIMED));
       assertThat(lag.stuck()).allSatisfy(s -> assertThat(s.error()).contains("no instance"));
     } finally {
       lag.close();

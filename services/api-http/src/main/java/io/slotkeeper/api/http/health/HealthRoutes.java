@@ -2,6 +2,7 @@ package io.slotkeeper.api.http.health;
 
 import io.slotkeeper.domain.WriteModel;
 import io.slotkeeper.domain.projection.ProjectionLag;
+import io.slotkeeper.domain.projection.StuckSegment;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
 import io.slotkeeper.timers.Timers;
 import io.vertx.core.Future;
@@ -82,7 +83,7 @@ public final class HealthRoutes {
     ProjectionLag lag = writeModel.projectionLag();
     Map<String, Long> behind = lag.lag();
     Map<String, JsonArray> stuck = new TreeMap<>();
-    for (ProjectionLag.Stuck s : lag.stuck()) {
+    for (StuckSegment s : lag.stuck()) {
       stuck.computeIfAbsent(s.processor(), p -> new JsonArray()).add(stuckSegment(s));
     }
     JsonObject processors = new JsonObject();
@@ -107,7 +108,7 @@ public final class HealthRoutes {
     return new JsonObject().put("headPosition", lag.head()).put("processors", processors);
   }
 
-  private static JsonObject stuckSegment(ProjectionLag.Stuck s) {
+  private static JsonObject stuckSegment(StuckSegment s) {
     JsonObject j =
         new JsonObject()
             .put("segment", s.segment())
