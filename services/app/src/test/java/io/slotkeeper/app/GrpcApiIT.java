@@ -95,6 +95,36 @@ class GrpcApiIT {
     return reply.body();
   }
 
+  /** Receives 10 of {@code sku}, places an order of it and processes it: a COMPLETED order. */
+  static String completedOrder(String keys, String sku, int qty, long price) {
+    ok(
+        grpc.call(
+            InventoryServiceGrpcClient.ReceiveStock,
+            ReceiveStockRequest.newBuilder()
+                .setIdempotencyKey("g-recv-" + keys)
+                .setSku(sku)
+                .setQty(10)
+                .build(),
+            AppHarness.CLIENT));
+    String orderId =
+        ok(grpc.call(
+                OrderServiceGrpcClient.PlaceOrder,
+                order("g-place-" + keys, "c-9", sku, qty, price),
+                AppHarness.CLIENT))
+            .getOrderId();
+    assertThat(
+            ok(grpc.call(
+                    OrderServiceGrpcClient.ProcessOrder,
+                    ProcessOrderRequest.newBuilder()
+                        .setOrderId(orderId)
+                        .setIdempotencyKey("g-proc-" + keys)
+                        .build(),
+                    AppHarness.OPERATOR))
+                .getStatus())
+        .isEqualTo("COMPLETED");
+    return orderId;
+  }
+
   @Test
   void orderServicePlacesGetsCancelsAndProcesses() {
     OrderResult placed =
@@ -197,31 +227,7 @@ class GrpcApiIT {
 
   @Test
   void refundServiceRequestsReadsListsAndIssues() {
-    ok(
-        grpc.call(
-            InventoryServiceGrpcClient.ReceiveStock,
-            ReceiveStockRequest.newBuilder()
-                .setIdempotencyKey("g-recv-ref")
-                .setSku("G-REF")
-                .setQty(10)
-                .build(),
-            AppHarness.CLIENT));
-    String orderId =
-        ok(grpc.call(
-                OrderServiceGrpcClient.PlaceOrder,
-                order("g-place-ref", "c-9", "G-REF", 4, 250),
-                AppHarness.CLIENT))
-            .getOrderId();
-    assertThat(
-            ok(grpc.call(
-                    OrderServiceGrpcClient.ProcessOrder,
-                    ProcessOrderRequest.newBuilder()
-                        .setOrderId(orderId)
-                        .setIdempotencyKey("g-proc-ref")
-                        .build(),
-                    AppHarness.OPERATOR))
-                .getStatus())
-        .isEqualTo("COMPLETED");
+    String orderId = completedOrder("ref", "G-REF", 4, 250);
 
     Refund requested =
         ok(
@@ -537,29 +543,7 @@ class GrpcApiIT {
   /** NUL and other unstorable text in a reason: INVALID_ARGUMENT naming the field, no change. */
   @Test
   void unstorableTextIsInvalidArgumentNamingTheFieldAndChangesNothing() {
-    ok(
-        grpc.call(
-            InventoryServiceGrpcClient.ReceiveStock,
-            ReceiveStockRequest.newBuilder()
-                .setIdempotencyKey("g-nul-recv")
-                .setSku("G-NUL")
-                .setQty(10)
-                .build(),
-            AppHarness.CLIENT));
-    String completed =
-        ok(grpc.call(
-                OrderServiceGrpcClient.PlaceOrder,
-                order("g-nul-place-1", "c-1", "G-NUL", 1, 100),
-                AppHarness.CLIENT))
-            .getOrderId();
-    ok(
-        grpc.call(
-            OrderServiceGrpcClient.ProcessOrder,
-            ProcessOrderRequest.newBuilder()
-                .setOrderId(completed)
-                .setIdempotencyKey("g-nul-proc")
-                .build(),
-            AppHarness.OPERATOR));
+    String completed = completedOrder("nul", "G-NUL", 1, 100);
     String fresh =
         ok(grpc.call(
                 OrderServiceGrpcClient.PlaceOrder,

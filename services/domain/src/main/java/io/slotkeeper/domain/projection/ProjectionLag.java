@@ -29,9 +29,9 @@ import org.slf4j.LoggerFactory;
  * How far each projection is behind the event store, and which of its segments cannot advance;
  * measured every {@link #PERIOD} (not per scrape) from PostgreSQL: the store's head (the highest
  * global index) and every segment's stored token ({@link TokenTable}), whichever instance holds it.
- * A processor's lag is the head minus its lowest segment, unclaimed segments included. A segment is
- * stuck when it fails here ({@link ProjectionFailures}) or when no instance has held it for {@link
- * #UNCLAIMED_AFTER}.
+ * A processor's lag is the head minus its lowest segment, unclaimed segments included. Which
+ * segments do not advance (failing here, or held by no instance) is decided by {@link
+ * StuckSegments} from the same reading.
  */
 public final class ProjectionLag implements AutoCloseable {
 

@@ -89,19 +89,17 @@ public final class HealthRoutes {
     JsonObject processors = new JsonObject();
     for (String name : new TreeSet<>(writeModel.processors().keySet())) {
       Long events = behind.get(name);
-      JsonObject p = new JsonObject();
-      if (stuck.containsKey(name)) {
-        p.put("status", "DEGRADED");
-      } else if (events == null) {
-        p.put("status", "UNKNOWN");
-      } else {
-        p.put("status", events > LAGGING_ABOVE ? "LAGGING" : "UP");
-      }
+      JsonArray segments = stuck.get(name);
+      String status =
+          segments != null
+              ? "DEGRADED"
+              : events == null ? "UNKNOWN" : events > LAGGING_ABOVE ? "LAGGING" : "UP";
+      JsonObject p = new JsonObject().put("status", status);
       if (events != null) {
         p.put("lagEvents", events);
       }
-      if (stuck.containsKey(name)) {
-        p.put("stuckSegments", stuck.get(name));
+      if (segments != null) {
+        p.put("stuckSegments", segments);
       }
       processors.put(name, p);
     }
