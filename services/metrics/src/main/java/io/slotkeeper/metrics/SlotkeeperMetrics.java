@@ -24,6 +24,8 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code slotkeeper_idempotency_requests_total{route,result}}
  *   <li>{@code slotkeeper_projection_lag_events{processor}}, {@code
  *       slotkeeper_event_store_head_position}
+ *   <li>{@code slotkeeper_projection_errors_total{processor}}, {@code
+ *       slotkeeper_projection_segments_stuck{processor,reason}}
  *   <li>{@code slotkeeper_lease_held{job}}, {@code slotkeeper_lease_changes_total{job}}, {@code
  *       slotkeeper_clock_skew_seconds}
  *   <li>{@code slotkeeper_job_stalled{job}}, {@code slotkeeper_timer_errors_total{job,step}}
@@ -181,9 +183,39 @@ public final class SlotkeeperMetrics {
 
   public <T> void projectionLag(String processor, T state, ToDoubleFunction<T> lag) {
     Gauge.builder("slotkeeper.projection.lag.events", state, lag)
-        .description("events in the store not yet handled by the processor (NaN: not run here)")
+        .description("events in the store not yet handled by the processor, over all segments")
         .tag("processor", processor)
         .strongReference(true)
+        .register(registry);
+  }
+
+  // Projection failures (issue 24): a segment that cannot advance is counted and shown.
+
+  /** Creates the processor's error counter at zero (dashboards and alerts see it at once). */
+  public void projectionErrors(String processor) {
+    projectionErrorCounter(processor);
+  }
+
+  /** A batch of the processor failed and rolled back (it is retried, never skipped). */
+  public void projectionError(String processor) {
+    projectionErrorCounter(processor).increment();
+  }
+
+  /** Segments of the processor that do not advance, by reason (failing, unclaimed). */
+  public <T> void projectionSegmentsStuck(
+      String processor, String reason, T state, ToDoubleFunction<T> count) {
+    Gauge.builder("slotkeeper.projection.segments.stuck", state, count)
+        .description("segments of the processor that do not advance: failing here, or unclaimed")
+        .tag("processor", processor)
+        .tag("reason", reason)
+        .strongReference(true)
+        .register(registry);
+  }
+
+  private Counter projectionErrorCounter(String processor) {
+    return Counter.builder("slotkeeper.projection.errors")
+        .description("failed (rolled back, retried) batches of the processor")
+        .tag("processor", processor)
         .register(registry);
   }
 

@@ -4,6 +4,7 @@ import io.slotkeeper.domain.command.CommandBatcher;
 import io.slotkeeper.domain.command.CommandOutcome;
 import io.slotkeeper.domain.slots.SlotSnapshot;
 import io.slotkeeper.events.Command;
+import io.slotkeeper.events.StorableText;
 import io.slotkeeper.events.slots.SlotCommand.CompleteSlot;
 import io.slotkeeper.events.slots.SlotCommand.FailSlot;
 import io.slotkeeper.events.slots.SlotCommand.FireSlot;
@@ -208,7 +209,8 @@ public final class SlotRunner {
     return sent.timeout(COMMAND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
   }
 
+  /** At most 2000 characters, storable (an exception's text may hold any character). */
   private static String truncate(String s) {
-    return s.length() <= 2000 ? s : s.substring(0, 2000);
+    return StorableText.sanitize(s.length() <= 2000 ? s : s.substring(0, 2000));
   }
 }

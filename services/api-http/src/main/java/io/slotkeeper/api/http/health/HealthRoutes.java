@@ -2,9 +2,11 @@ package io.slotkeeper.api.http.health;
 
 import io.slotkeeper.domain.WriteModel;
 import io.slotkeeper.domain.projection.ProjectionLag;
+import io.slotkeeper.domain.projection.StuckSegment;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
 import io.slotkeeper.timers.Timers;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -12,15 +14,18 @@ import io.vertx.redis.client.RedisAPI;
 import io.vertx.sqlclient.Pool;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 /**
  * {@code /health/live}: the process answers (no I/O, cheap enough for a tight liveness probe).
- * {@code /health/ready}: PostgreSQL and Redis answer (either down: 503), plus details that do not
- * decide readiness: each projection's lag behind the event store, the leases held here, and the
- * timers that stalled or fail here (status {@code DEGRADED}, still 200). A lagging projection or a
- * stalled job must not take every replica out of the load balancer at once; each has its alert.
+ * {@code /health/ready}: PostgreSQL and Redis answer (either down: 503, status {@code DOWN}), plus
+ * details that do not decide readiness: each projection's lag behind the event store and its
+ * segments that do not advance, the timers that stalled or fail here (either: status {@code
+ * DEGRADED}, still 200), and the leases held here. A lagging or stuck projection or a stalled job
+ * must not take every replica out of the load balancer at once (all replicas read the same store);
+ * each has its own alerts.
  */
 public final class HealthRoutes {
 
@@ -53,15 +58,19 @@ public final class HealthRoutes {
         .onComplete(
             done -> {
               JsonObject timers = timers();
+              JsonObject projections = projections();
               JsonObject checks =
                   new JsonObject()
                       .put("postgres", status(pg))
                       .put("redis", status(rd))
-                      .put("projections", projections())
+                      .put("projections", projections)
                       .put("leases", leases())
                       .put("timers", timers);
               boolean up = pg.succeeded() && rd.succeeded();
-              String status = !up ? "DOWN" : timersDegraded(timers) ? "DEGRADED" : "UP";
+              String status =
+                  !up
+                      ? "DOWN"
+                      : degraded(projections) || timersDegraded(timers) ? "DEGRADED" : "UP";
               ctx.response()
                   .setStatusCode(up ? 200 : 503)
                   .putHeader("Content-Type", "application/json")
@@ -69,21 +78,59 @@ public final class HealthRoutes {
             });
   }
 
+  // Projections: lag over all segments, and every segment that does not advance (issue 24).
+
+  /**
+   * Each processor's lag and status: {@code DEGRADED} with its stuck segments (failing here, or
+   * held by no instance) first, else {@code LAGGING} above {@link #LAGGING_ABOVE}, else {@code UP};
+   * {@code UNKNOWN} before its tokens are first measured.
+   */
   private JsonObject projections() {
     ProjectionLag lag = writeModel.projectionLag();
     Map<String, Long> behind = lag.lag();
+    Map<String, JsonArray> stuck = new TreeMap<>();
+    for (StuckSegment s : lag.stuck()) {
+      stuck.computeIfAbsent(s.processor(), p -> new JsonArray()).add(stuckSegment(s));
+    }
     JsonObject processors = new JsonObject();
     for (String name : new TreeSet<>(writeModel.processors().keySet())) {
       Long events = behind.get(name);
-      processors.put(
-          name,
-          events == null
-              ? new JsonObject().put("status", "ELSEWHERE")
-              : new JsonObject()
-                  .put("status", events > LAGGING_ABOVE ? "LAGGING" : "UP")
-                  .put("lagEvents", events));
+      JsonArray segments = stuck.get(name);
+      String status =
+          segments != null
+              ? "DEGRADED"
+              : events == null ? "UNKNOWN" : events > LAGGING_ABOVE ? "LAGGING" : "UP";
+      JsonObject p = new JsonObject().put("status", status);
+      if (events != null) {
+        p.put("lagEvents", events);
+      }
+      if (segments != null) {
+        p.put("stuckSegments", segments);
+      }
+      processors.put(name, p);
     }
     return new JsonObject().put("headPosition", lag.head()).put("processors", processors);
+  }
+
+  private static JsonObject stuckSegment(StuckSegment s) {
+    JsonObject j =
+        new JsonObject()
+            .put("segment", s.segment())
+            .put("state", s.reason().name())
+            .put("position", s.position())
+            .put("error", s.error())
+            .put("since", s.since().toString());
+    if (s.attempts() > 0) {
+      j.put("attempts", s.attempts());
+    }
+    return j;
+  }
+
+  /** Whether a projection is DEGRADED (readiness stays 200: every replica would be alike). */
+  private static boolean degraded(JsonObject projections) {
+    JsonObject processors = projections.getJsonObject("processors");
+    return processors.stream()
+        .anyMatch(e -> "DEGRADED".equals(((JsonObject) e.getValue()).getString("status")));
   }
 
   private JsonObject leases() {
