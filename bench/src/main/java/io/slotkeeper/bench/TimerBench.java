@@ -97,8 +97,11 @@ final class TimerBench {
   }
 
   /**
-   * Catch-up: with timers off, one slot is fired by the operator API N seconds ago; then an
-   * instance with timers on starts and the clock runs until job_runs holds the N later slots.
+   * Catch-up: an instance with timers off creates the schema and stops; the job's first planned
+   * point is then recorded N seconds ago, as if a timer had planned it then and the service had
+   * been down since (a manual run no longer moves where the timers resume: docs/scheduling.md).
+   * Then an instance with timers on starts and the clock runs until job_runs holds the N later
+   * slots.
    */
   void catchUp(int rep) {
     BenchSettings s = bench.settings;
@@ -116,27 +119,13 @@ final class TimerBench {
     PostgresEndpoint db = bench.freshDatabase("catchup");
     Instant anchor = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(n);
     try (Bench.Service seed = bench.startService("catchup-seed-r" + rep, db, jobs, false)) {
-      try (Load.Http http = Load.http(1)) {
-        Load.Answer r =
-            http.post(
-                    seed.baseUrl() + "/v1/jobs/" + job + "/runs",
-                    Bench.OPERATOR_TOKEN,
-                    bench.runId + "-seed-" + rep,
-                    "{\"slot\":\"" + anchor + "\"}")
-                .await();
-        if (r.status() / 100 != 2) {
-          throw new IllegalStateException("seeding slot: " + r.status() + " " + r.body());
-        }
-      } catch (RuntimeException e) {
-        throw new IllegalStateException("cannot seed the catch-up slot: " + e, e);
-      }
-      long deadline = System.currentTimeMillis() + 30_000;
-      while (Bench.row(db, "SELECT count(*) FROM job_runs WHERE status = 'COMPLETED'")[0] < 1) {
-        if (System.currentTimeMillis() > deadline) {
-          throw new IllegalStateException("the seeded slot did not complete");
-        }
-        Bench.sleep(100);
-      }
+      Bench.execute(
+          db,
+          "INSERT INTO job_first_planned (job, first_planned, recorded_at) VALUES ('"
+              + job
+              + "', '"
+              + anchor
+              + "', now())");
     }
     Instant last = anchor.plusSeconds(n);
     String count =

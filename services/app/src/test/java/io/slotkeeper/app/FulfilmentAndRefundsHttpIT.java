@@ -126,6 +126,67 @@ class FulfilmentAndRefundsHttpIT {
                 && "ISSUED".equals(j.getJsonArray("refunds").getJsonObject(0).getString("status")));
   }
 
+  /**
+   * Text PostgreSQL cannot store (NUL, another control character, an unpaired surrogate) in a
+   * cancel, receipt or refund reason: 400 naming the field, nothing changed. Before, the cancel and
+   * the receipt were accepted and their events stopped a projection for good; the refund was a 500.
+   */
+  @Test
+  void unstorableTextIsRefusedWith400NamingTheFieldAndChangesNothing() {
+    h.post("/v1/inventory/NUL-1/receipts", AppHarness.CLIENT, "nul-recv", "{\"qty\":10}");
+    String completed =
+        new JsonObject(
+                h.post("/v1/orders", AppHarness.CLIENT, "nul-ord-1", order("NUL-1", 1, 100)).body())
+            .getString("orderId");
+    h.post("/v1/orders/" + completed + "/process", AppHarness.OPERATOR, "nul-proc", "");
+    String fresh =
+        new JsonObject(
+                h.post("/v1/orders", AppHarness.CLIENT, "nul-ord-2", order("NUL-1", 1, 100)).body())
+            .getString("orderId");
+    String before = h.stateFingerprint();
+
+    for (String reason : List.of("a\\u0000", "bell\\u0007", "cr\\r", "half\\ud800")) {
+      String body = "{\"reason\":\"" + reason + "\"}";
+      List<HttpResponse<String>> refused =
+          List.of(
+              h.post("/v1/orders/" + fresh + "/cancel", AppHarness.CLIENT, "nul-c-" + reason, body),
+              h.post(
+                  "/v1/inventory/NUL-1/receipts",
+                  AppHarness.CLIENT,
+                  "nul-r-" + reason,
+                  "{\"qty\":1,\"reason\":\"" + reason + "\"}"),
+              h.post(
+                  "/v1/orders/" + completed + "/refunds",
+                  AppHarness.CLIENT,
+                  "nul-f-" + reason,
+                  "{\"amountCents\":10,\"reason\":\"" + reason + "\"}"));
+      assertThat(refused)
+          .as("cancel, receipt, refund with %s", reason)
+          .extracting(HttpResponse::statusCode)
+          .containsExactly(400, 400, 400);
+      for (HttpResponse<String> r : refused) {
+        assertThat(r.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(new JsonObject(r.body()).getJsonObject("errors").getString("reason"))
+            .startsWith("must not contain")
+            .contains("U+");
+      }
+    }
+    assertThat(h.stateFingerprint()).isEqualTo(before);
+    // Tab and newline are text; the order's read model keeps following.
+    HttpResponse<String> ok =
+        h.post(
+            "/v1/orders/" + fresh + "/cancel",
+            AppHarness.CLIENT,
+            "nul-ok",
+            "{\"reason\":\"two\\tlines\\nhere\"}");
+    assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
+    h.awaitJson(
+        "/v1/orders/" + fresh,
+        j ->
+            "CANCELLED".equals(j.getString("status"))
+                && "two\tlines\nhere".equals(j.getString("statusReason")));
+  }
+
   @Test
   void anOrderWithoutStockFailsAndReleasesItsReservations() {
     h.post("/v1/inventory/MUG-1/receipts", AppHarness.CLIENT, "receipt-mug", "{\"qty\":1}");

@@ -95,6 +95,36 @@ class GrpcApiIT {
     return reply.body();
   }
 
+  /** Receives 10 of {@code sku}, places an order of it and processes it: a COMPLETED order. */
+  static String completedOrder(String keys, String sku, int qty, long price) {
+    ok(
+        grpc.call(
+            InventoryServiceGrpcClient.ReceiveStock,
+            ReceiveStockRequest.newBuilder()
+                .setIdempotencyKey("g-recv-" + keys)
+                .setSku(sku)
+                .setQty(10)
+                .build(),
+            AppHarness.CLIENT));
+    String orderId =
+        ok(grpc.call(
+                OrderServiceGrpcClient.PlaceOrder,
+                order("g-place-" + keys, "c-9", sku, qty, price),
+                AppHarness.CLIENT))
+            .getOrderId();
+    assertThat(
+            ok(grpc.call(
+                    OrderServiceGrpcClient.ProcessOrder,
+                    ProcessOrderRequest.newBuilder()
+                        .setOrderId(orderId)
+                        .setIdempotencyKey("g-proc-" + keys)
+                        .build(),
+                    AppHarness.OPERATOR))
+                .getStatus())
+        .isEqualTo("COMPLETED");
+    return orderId;
+  }
+
   @Test
   void orderServicePlacesGetsCancelsAndProcesses() {
     OrderResult placed =
@@ -197,31 +227,7 @@ class GrpcApiIT {
 
   @Test
   void refundServiceRequestsReadsListsAndIssues() {
-    ok(
-        grpc.call(
-            InventoryServiceGrpcClient.ReceiveStock,
-            ReceiveStockRequest.newBuilder()
-                .setIdempotencyKey("g-recv-ref")
-                .setSku("G-REF")
-                .setQty(10)
-                .build(),
-            AppHarness.CLIENT));
-    String orderId =
-        ok(grpc.call(
-                OrderServiceGrpcClient.PlaceOrder,
-                order("g-place-ref", "c-9", "G-REF", 4, 250),
-                AppHarness.CLIENT))
-            .getOrderId();
-    assertThat(
-            ok(grpc.call(
-                    OrderServiceGrpcClient.ProcessOrder,
-                    ProcessOrderRequest.newBuilder()
-                        .setOrderId(orderId)
-                        .setIdempotencyKey("g-proc-ref")
-                        .build(),
-                    AppHarness.OPERATOR))
-                .getStatus())
-        .isEqualTo("COMPLETED");
+    String orderId = completedOrder("ref", "G-REF", 4, 250);
 
     Refund requested =
         ok(
@@ -534,6 +540,58 @@ class GrpcApiIT {
         .isEqualTo(GrpcStatus.NOT_FOUND);
   }
 
+  /** NUL and other unstorable text in a reason: INVALID_ARGUMENT naming the field, no change. */
+  @Test
+  void unstorableTextIsInvalidArgumentNamingTheFieldAndChangesNothing() {
+    String completed = completedOrder("nul", "G-NUL", 1, 100);
+    String fresh =
+        ok(grpc.call(
+                OrderServiceGrpcClient.PlaceOrder,
+                order("g-nul-place-2", "c-1", "G-NUL", 1, 100),
+                AppHarness.CLIENT))
+            .getOrderId();
+    String before = h.stateFingerprint();
+
+    for (String reason : java.util.List.of("a\u0000", "esc\u001b[0m")) {
+      java.util.List<Reply<?>> refused =
+          java.util.List.of(
+              grpc.call(
+                  OrderServiceGrpcClient.CancelOrder,
+                  CancelOrderRequest.newBuilder()
+                      .setOrderId(fresh)
+                      .setIdempotencyKey("g-nul-c-" + reason.length())
+                      .setReason(reason)
+                      .build(),
+                  AppHarness.CLIENT),
+              grpc.call(
+                  InventoryServiceGrpcClient.ReceiveStock,
+                  ReceiveStockRequest.newBuilder()
+                      .setIdempotencyKey("g-nul-r-" + reason.length())
+                      .setSku("G-NUL")
+                      .setQty(1)
+                      .setReason(reason)
+                      .build(),
+                  AppHarness.CLIENT),
+              grpc.call(
+                  RefundServiceGrpcClient.RequestRefund,
+                  RequestRefundRequest.newBuilder()
+                      .setIdempotencyKey("g-nul-f-" + reason.length())
+                      .setOrderId(completed)
+                      .setAmountCents(10)
+                      .setReason(reason)
+                      .build(),
+                  AppHarness.CLIENT));
+      assertThat(refused)
+          .as("cancel, receipt, refund with %s", reason)
+          .extracting(Reply::status)
+          .containsOnly(GrpcStatus.INVALID_ARGUMENT);
+      for (Reply<?> r : refused) {
+        assertThat(r.message()).contains("reason").contains("must not contain").contains("U+");
+      }
+    }
+    assertThat(h.stateFingerprint()).isEqualTo(before);
+  }
+
   @Test
   void nonAsciiIdempotencyKeysAreInvalidArgumentAndChangeNothing() {
     String before = h.stateFingerprint();
@@ -590,24 +648,41 @@ class GrpcApiIT {
                 .status())
         .isEqualTo(GrpcStatus.NOT_FOUND);
 
-    ServiceMethod<ServerReflectionResponse, ServerReflectionRequest> reflect =
-        ServiceMethod.client(
-            ServiceName.create("grpc.reflection.v1", "ServerReflection"),
-            "ServerReflectionInfo",
-            GrpcMessageEncoder.encoder(),
-            GrpcMessageDecoder.decoder(ServerReflectionResponse.newBuilder()));
-    ServerReflectionResponse services =
-        ok(
-            grpc.call(
-                reflect, ServerReflectionRequest.newBuilder().setListServices("*").build(), null));
-    assertThat(services.getListServicesResponse().getServiceList())
-        .extracting(ServiceResponse::getName)
-        .contains(
-            "slotkeeper.v1.OrderService",
-            "slotkeeper.v1.InventoryService",
-            "slotkeeper.v1.RefundService",
-            "slotkeeper.v1.JobService",
-            "slotkeeper.v1.EventService",
-            "grpc.health.v1.Health");
+    // v1alpha too: grpcurl and many client libraries ask it first (same messages as v1).
+    for (String version : new String[] {"grpc.reflection.v1", "grpc.reflection.v1alpha"}) {
+      ServiceMethod<ServerReflectionResponse, ServerReflectionRequest> reflect =
+          ServiceMethod.client(
+              ServiceName.create(version, "ServerReflection"),
+              "ServerReflectionInfo",
+              GrpcMessageEncoder.encoder(),
+              GrpcMessageDecoder.decoder(ServerReflectionResponse.newBuilder()));
+      ServerReflectionResponse services =
+          ok(
+              grpc.call(
+                  reflect,
+                  ServerReflectionRequest.newBuilder().setListServices("*").build(),
+                  null));
+      assertThat(services.getListServicesResponse().getServiceList())
+          .as(version)
+          .extracting(ServiceResponse::getName)
+          .contains(
+              "slotkeeper.v1.OrderService",
+              "slotkeeper.v1.InventoryService",
+              "slotkeeper.v1.RefundService",
+              "slotkeeper.v1.JobService",
+              "slotkeeper.v1.EventService",
+              "grpc.health.v1.Health");
+      ServerReflectionResponse file =
+          ok(
+              grpc.call(
+                  reflect,
+                  ServerReflectionRequest.newBuilder()
+                      .setFileContainingSymbol("slotkeeper.v1.OrderService")
+                      .build(),
+                  null));
+      assertThat(file.getFileDescriptorResponse().getFileDescriptorProtoCount())
+          .as(version)
+          .isPositive();
+    }
   }
 }

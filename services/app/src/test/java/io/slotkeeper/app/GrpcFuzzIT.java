@@ -49,10 +49,20 @@ class GrpcFuzzIT {
   static AppHarness h;
   static GrpcTestClient grpc;
 
+  /** A NEW order: cancelling it with a valid reason would succeed. */
+  static String fuzzOrder;
+
   @BeforeContainer
   static void start() {
     h = new AppHarness("fuzz_grpc", Map.of());
     grpc = new GrpcTestClient(h.app.grpcPort());
+    fuzzOrder =
+        GrpcApiIT.ok(
+                grpc.call(
+                    OrderServiceGrpcClient.PlaceOrder,
+                    GrpcApiIT.order("gfuzz-order", "c-1", "GFUZZ", 1, 100),
+                    AppHarness.CLIENT))
+            .getOrderId();
   }
 
   @AfterContainer
@@ -222,6 +232,29 @@ class GrpcFuzzIT {
                 AppHarness.CLIENT),
         qty);
     assertRefused("ReceiveStock", () -> receive("GFUZZ", qty, reason), qty);
+  }
+
+  /** Unstorable reasons in well-formed protobuf strings (control characters; no surrogates). */
+  @Provide
+  Arbitrary<String> unstorable() {
+    return HostileValues.unstorableStrings().filter(GrpcFuzzIT::wellFormed);
+  }
+
+  @Property(tries = 40)
+  void unstorableReasonsAreRefused(@ForAll("unstorable") String reason) {
+    assertRefused("ReceiveStock", () -> receive("GFUZZ", 1, reason), reason);
+    assertRefused(
+        "CancelOrder",
+        () ->
+            grpc.call(
+                OrderServiceGrpcClient.CancelOrder,
+                CancelOrderRequest.newBuilder()
+                    .setIdempotencyKey(key())
+                    .setOrderId(fuzzOrder)
+                    .setReason(reason)
+                    .build(),
+                AppHarness.CLIENT),
+        reason);
   }
 
   @Property(tries = 40)

@@ -40,6 +40,28 @@ final class HostileValues {
           "\u00e9\u00e8",
           "\u65e5\u672c\u8a9e".repeat(2000));
 
+  /**
+   * Characters that no text field may carry (see StorableText): NUL and the other C0 controls but
+   * tab and newline, DEL, C1 controls, and surrogates (unpaired wherever they are put alone).
+   */
+  static Arbitrary<Character> unstorableChars() {
+    return Arbitraries.oneOf(
+        Arbitraries.of('\u0000', '\r', '\u001b', '\u007f', '\u0085', '\ud800', '\udfff'),
+        Arbitraries.chars().range('\u0000', '\u0008'),
+        Arbitraries.chars().range('\u000b', '\u001f'),
+        Arbitraries.chars().range('\u007f', '\u009f'),
+        Arbitraries.chars().range('\ud800', '\udfff'));
+  }
+
+  /**
+   * Short printable text with one {@link #unstorableChars() unstorable character} inserted
+   * anywhere: valid in every other way, so its refusal is about that character alone.
+   */
+  static Arbitrary<String> unstorableStrings() {
+    Arbitrary<String> text = Arbitraries.strings().withCharRange('a', 'z').ofMaxLength(20);
+    return Combinators.combine(text, unstorableChars(), text).as((a, c, b) -> a + c + b);
+  }
+
   /** Injection strings, random unicode and huge strings (up to 70 KB). */
   static Arbitrary<String> hostileStrings() {
     return Arbitraries.frequencyOf(

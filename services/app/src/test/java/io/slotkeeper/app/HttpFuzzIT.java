@@ -652,6 +652,11 @@ class HttpFuzzIT {
       if (f.required()) {
         all.add(Arbitraries.just(new Mutation("drop " + f.name(), b -> removed(b, f.name()))));
       }
+      if (f.kind() == Kind.TEXT || f.kind() == Kind.ID) {
+        all.add(
+            HostileValues.unstorableStrings()
+                .map(s -> new Mutation("unstorable text in " + f.name(), b -> b.put(f.name(), s))));
+      }
     }
     return Arbitraries.oneOf(all);
   }

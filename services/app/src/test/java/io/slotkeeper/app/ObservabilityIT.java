@@ -134,6 +134,8 @@ class ObservabilityIT {
             "slotkeeper_lease_held",
             "slotkeeper_lease_changes_total",
             "slotkeeper_clock_skew_seconds",
+            "slotkeeper_job_stalled",
+            "slotkeeper_timer_errors_total",
             "jvm_memory_used_bytes",
             "hikaricp_connections_active",
             "vertx_http_server_requests_total",
@@ -243,6 +245,11 @@ class ObservabilityIT {
     assertThat(projections.getJsonObject("processors").fieldNames()).isNotEmpty();
     assertThat(checks.getJsonObject("leases").getJsonObject("order-fulfilment").getBoolean("held"))
         .isTrue();
+    // Timer health: the holder's timer is UP, and so is the whole answer.
+    JsonObject timer = checks.getJsonObject("timers").getJsonObject("order-fulfilment");
+    assertThat(timer.getString("status")).as(ready.body()).isEqualTo("UP");
+    assertThat(timer.getBoolean("held")).isTrue();
+    assertThat(new JsonObject(ready.body()).getString("status")).isEqualTo("UP");
     assertThat(new JsonObject(h.get("/health/live", null).body()).getString("status"))
         .isEqualTo("UP");
   }

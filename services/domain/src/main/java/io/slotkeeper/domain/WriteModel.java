@@ -6,12 +6,14 @@ import io.slotkeeper.domain.command.CommandDeduplicationInterceptor;
 import io.slotkeeper.domain.command.CommandLedger;
 import io.slotkeeper.domain.command.CommandService;
 import io.slotkeeper.domain.command.SameTransactionWrites;
+import io.slotkeeper.domain.command.StorableTextInterceptor;
 import io.slotkeeper.domain.fulfilment.OrderFulfilment;
 import io.slotkeeper.domain.inventory.Inventory;
 import io.slotkeeper.domain.inventory.InventoryProjection;
 import io.slotkeeper.domain.orders.Order;
 import io.slotkeeper.domain.orders.OrderProjection;
 import io.slotkeeper.domain.orders.RefundProjection;
+import io.slotkeeper.domain.projection.ProjectionFailures;
 import io.slotkeeper.domain.projection.ProjectionLag;
 import io.slotkeeper.domain.projection.ProjectionSql;
 import io.slotkeeper.domain.slots.FencingInterceptor;
@@ -90,6 +92,7 @@ public final class WriteModel implements AutoCloseable {
   private final CommandBatcher batcher;
   private final OrderFulfilment fulfilment;
   private final ProjectionLag projectionLag;
+  private final ProjectionFailures failures;
 
   private WriteModel(
       Configuration axon,
@@ -97,14 +100,18 @@ public final class WriteModel implements AutoCloseable {
       Database database,
       SlotkeeperMetrics metrics,
       int commandBatches,
-      SameTransactionWrites writes) {
+      SameTransactionWrites writes,
+      ProjectionFailures failures) {
     this.axon = axon;
     this.commands = new CommandService(axon.commandBus(), metrics, writes);
     this.batcher =
         new CommandBatcher(axon.commandBus(), commands, commandBatches, MAX_COMMAND_BATCH);
     this.fulfilment =
         new OrderFulfilment(commands, axon.eventStore(), ledger, database.dataSource());
-    this.projectionLag = new ProjectionLag(database.dataSource(), this::processors, metrics);
+    this.failures = failures;
+    this.projectionLag =
+        new ProjectionLag(
+            database.dataSource(), this::processors, metrics, failures, Clock.systemUTC());
   }
 
   /** Options of the write side. */
@@ -164,6 +171,8 @@ public final class WriteModel implements AutoCloseable {
     CommandLedger ledger = new CommandLedger(database.transactions());
     SameTransactionWrites writes = new SameTransactionWrites();
     FencingInterceptor fencing = new FencingInterceptor(database.transactions());
+    // Wall time, not the options' clock: failures and claims are about the real infrastructure.
+    ProjectionFailures failures = new ProjectionFailures(metrics, Clock.systemUTC());
     List<CorrelationDataProvider> correlation =
         List.of(
             new MessageOriginProvider(), new SimpleCorrelationDataProvider("commandId", "slot"));
@@ -171,6 +180,7 @@ public final class WriteModel implements AutoCloseable {
     List<MessageHandlerInterceptor<? super CommandMessage<?>>> interceptors =
         List.of(
             new CorrelationDataInterceptor<>(correlation),
+            new StorableTextInterceptor(),
             new CommandDeduplicationInterceptor(ledger, writes),
             fencing);
 
@@ -216,8 +226,11 @@ public final class WriteModel implements AutoCloseable {
                     .initialSegmentCount(PROJECTION_SEGMENTS)
                     .batchSize(BATCH_SIZE)
                     .enableCoordinatorClaimExtension())
-        // A failing projection must roll back and retry, never skip the event.
-        .registerDefaultListenerInvocationErrorHandler(c -> PropagatingErrorHandler.instance());
+        // A failing projection must roll back and retry, never skip the event: a handler's error
+        // propagates to the processor's error handler, which records it (health, metrics) and
+        // propagates again, so the segment stops at the event and Axon retries it with a back-off.
+        .registerDefaultListenerInvocationErrorHandler(c -> PropagatingErrorHandler.instance())
+        .registerDefaultErrorHandler(c -> failures);
     for (Function<ProjectionSql, Object> projection : projections()) {
       configurer.eventProcessing().registerEventHandler(c -> projection.apply(projectionSql));
     }
@@ -257,7 +270,8 @@ public final class WriteModel implements AutoCloseable {
         "write model started: aggregates {}, processors {}",
         AGGREGATES.stream().map(Class::getSimpleName).toList(),
         axon.eventProcessingConfiguration().eventProcessors().keySet());
-    return new WriteModel(axon, ledger, database, metrics, options.commandBatches(), writes);
+    return new WriteModel(
+        axon, ledger, database, metrics, options.commandBatches(), writes, failures);
   }
 
   /** The projections of slotkeeper, each built from the projection JDBC helper. */
@@ -359,6 +373,7 @@ public final class WriteModel implements AutoCloseable {
     log.info("rebuilding projection {}", processorName);
     pooled.shutDown();
     pooled.resetTokens();
+    failures.clear(processorName);
     pooled.start();
   }
 

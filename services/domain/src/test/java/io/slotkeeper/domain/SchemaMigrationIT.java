@@ -69,7 +69,7 @@ class SchemaMigrationIT {
       before.commands().send(new PlaceOrder("p-2", "order:X", "c-1", "CNY", lines)).join();
       before.commands().send(new ReceiveStock("r-1", "S-1", 5, "delivery")).join();
       // Back to the layout before V40 (in two steps: plain "order:X" would meet renamed
-      // "order:X"), and V40 forgotten.
+      // "order:X"), and V40 and the migrations after it forgotten.
       String ids = "SELECT string_agg(aggregate_identifier, ',' ORDER BY global_index)";
       try (Connection c = connect(harness.endpoint());
           Statement st = c.createStatement()) {
@@ -78,7 +78,9 @@ class SchemaMigrationIT {
                 + " '#' || substr(aggregate_identifier, strpos(aggregate_identifier, ':') + 1)");
         st.executeUpdate(
             "UPDATE domain_event_entry SET aggregate_identifier = substr(aggregate_identifier, 2)");
-        st.executeUpdate("DELETE FROM flyway_schema_history WHERE version = '40'");
+        // A database from before V40 has none of the later migrations either.
+        st.executeUpdate("DELETE FROM flyway_schema_history WHERE version::numeric >= 40");
+        st.executeUpdate("DROP TABLE job_first_planned");
       }
       assertThat(harness.queryString(ids + " FROM domain_event_entry")).isEqualTo("X,order:X,S-1");
 

@@ -24,8 +24,11 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code slotkeeper_idempotency_requests_total{route,result}}
  *   <li>{@code slotkeeper_projection_lag_events{processor}}, {@code
  *       slotkeeper_event_store_head_position}
+ *   <li>{@code slotkeeper_projection_errors_total{processor}}, {@code
+ *       slotkeeper_projection_segments_stuck{processor,reason}}
  *   <li>{@code slotkeeper_lease_held{job}}, {@code slotkeeper_lease_changes_total{job}}, {@code
  *       slotkeeper_clock_skew_seconds}
+ *   <li>{@code slotkeeper_job_stalled{job}}, {@code slotkeeper_timer_errors_total{job,step}}
  * </ul>
  */
 public final class SlotkeeperMetrics {
@@ -180,9 +183,39 @@ public final class SlotkeeperMetrics {
 
   public <T> void projectionLag(String processor, T state, ToDoubleFunction<T> lag) {
     Gauge.builder("slotkeeper.projection.lag.events", state, lag)
-        .description("events in the store not yet handled by the processor (NaN: not run here)")
+        .description("events in the store not yet handled by the processor, over all segments")
         .tag("processor", processor)
         .strongReference(true)
+        .register(registry);
+  }
+
+  // Projection failures (issue 24): a segment that cannot advance is counted and shown.
+
+  /** Creates the processor's error counter at zero (dashboards and alerts see it at once). */
+  public void projectionErrors(String processor) {
+    projectionErrorCounter(processor);
+  }
+
+  /** A batch of the processor failed and rolled back (it is retried, never skipped). */
+  public void projectionError(String processor) {
+    projectionErrorCounter(processor).increment();
+  }
+
+  /** Segments of the processor that do not advance, by reason (failing, unclaimed). */
+  public <T> void projectionSegmentsStuck(
+      String processor, String reason, T state, ToDoubleFunction<T> count) {
+    Gauge.builder("slotkeeper.projection.segments.stuck", state, count)
+        .description("segments of the processor that do not advance: failing here, or unclaimed")
+        .tag("processor", processor)
+        .tag("reason", reason)
+        .strongReference(true)
+        .register(registry);
+  }
+
+  private Counter projectionErrorCounter(String processor) {
+    return Counter.builder("slotkeeper.projection.errors")
+        .description("failed (rolled back, retried) batches of the processor")
+        .tag("processor", processor)
         .register(registry);
   }
 
@@ -195,8 +228,13 @@ public final class SlotkeeperMetrics {
 
   /** 1 while this instance holds the job's lease. */
   public void leaseHeld(String job, Supplier<Boolean> held) {
-    Gauge.builder("slotkeeper.lease.held", held, h -> Boolean.TRUE.equals(h.get()) ? 1 : 0)
-        .description("1 on the instance that holds the job's lease")
+    jobFlag("slotkeeper.lease.held", "1 on the instance that holds the job's lease", job, held);
+  }
+
+  /** A per-job gauge that reads 1 while {@code flag} is true, else 0. */
+  private void jobFlag(String name, String description, String job, Supplier<Boolean> flag) {
+    Gauge.builder(name, flag, f -> Boolean.TRUE.equals(f.get()) ? 1 : 0)
+        .description(description)
         .tag("job", job)
         .strongReference(true)
         .register(registry);
@@ -220,6 +258,42 @@ public final class SlotkeeperMetrics {
         .strongReference(true)
         .register(registry);
   }
+
+  // ---- Timer health: stalled jobs and timer faults (docs/scheduling.md, "Self-healing") ----
+
+  /** 1 while this instance holds the job's lease and the job fired nothing for two periods. */
+  public void jobStalled(String job, Supplier<Boolean> stalled) {
+    jobFlag(
+        "slotkeeper.job.stalled",
+        "1 while this instance holds the job's lease but fired no slot for 2 periods",
+        job,
+        stalled);
+  }
+
+  /**
+   * Creates the job's timer-fault series at zero: {@code increase()} then counts the first fault
+   * too, and the alert sees the series before it.
+   */
+  public void registerTimerErrors(String job, Iterable<String> steps) {
+    for (String step : steps) {
+      timerErrorCounter(job, step);
+    }
+  }
+
+  /** A PostgreSQL or Redis call on the job's timer failed or timed out at {@code step}. */
+  public void timerError(String job, String step) {
+    timerErrorCounter(job, step).increment();
+  }
+
+  private Counter timerErrorCounter(String job, String step) {
+    return Counter.builder("slotkeeper.timer.errors")
+        .description("faults of the timers' PostgreSQL and Redis calls, by job and step")
+        .tag("job", job)
+        .tag("step", step)
+        .register(registry);
+  }
+
+  // ---- end of timer health ----
 
   private Counter slotCounter(String job, SlotOutcome outcome) {
     return Counter.builder("slotkeeper.slots")

@@ -124,6 +124,16 @@ public final class TestInfra {
     }
   }
 
+  /** Runs a statement that returns no rows (DDL, updates). */
+  public static void execute(PostgresEndpoint db, String sql) {
+    try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+        Statement st = c.createStatement()) {
+      st.execute(sql);
+    } catch (SQLException e) {
+      throw new IllegalStateException(sql + ": " + e.getMessage(), e);
+    }
+  }
+
   /** Runs a query returning one number. */
   public static long queryLong(PostgresEndpoint db, String sql) {
     return Long.parseLong(queryString(db, sql));

@@ -1,9 +1,12 @@
 package io.slotkeeper.timers;
 
+import io.slotkeeper.scheduler.schedule.job.JobDefinition;
+import io.slotkeeper.scheduler.schedule.policy.RetryPolicy;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -16,8 +19,20 @@ import java.util.TreeSet;
 /** The timers' reads and small writes: where each job stands, through the PG client. */
 public final class LedgerQueries {
 
-  private static final String LAST_NOMINAL =
-      "SELECT max(nominal) AS last FROM job_runs WHERE job = $1";
+  // Only the timers' own records: a manual run or a backfill (backfill = true) is never the
+  // point planning resumes from.
+  private static final String LAST_TIMER_NOMINAL =
+      "SELECT max(nominal) AS last FROM job_runs WHERE job = $1 AND NOT backfill";
+  private static final String OLDEST_TIMER_NOMINAL_SINCE =
+      "SELECT min(nominal) AS first FROM job_runs WHERE job = $1 AND NOT backfill AND nominal >= $2";
+  // Write-once: the first instance to plan the job records the point; later ones read it.
+  private static final String FIRST_PLANNED =
+      "WITH added AS (INSERT INTO job_first_planned (job, first_planned, recorded_at)"
+          + " VALUES ($1, $2, now()) ON CONFLICT (job) DO NOTHING RETURNING first_planned)"
+          + " SELECT first_planned FROM added"
+          + " UNION ALL SELECT first_planned FROM job_first_planned WHERE job = $1";
+  private static final String READ_FIRST_PLANNED =
+      "SELECT first_planned FROM job_first_planned WHERE job = $1";
   private static final String RECORDED =
       "SELECT nominal FROM job_runs WHERE job = $1 AND nominal >= $2 AND nominal <= $3"
           + " ORDER BY nominal LIMIT $4";
@@ -38,15 +53,46 @@ public final class LedgerQueries {
     this.pool = pool;
   }
 
-  /** The newest slot of the job in the ledger's read model, if any. */
-  public Future<Optional<Instant>> lastNominal(String job) {
-    return pool.preparedQuery(LAST_NOMINAL)
+  /**
+   * The newest slot of the job that a timer fired or recorded (manual runs and backfills left out),
+   * if any.
+   */
+  public Future<Optional<Instant>> lastTimerNominal(String job) {
+    return pool.preparedQuery(LAST_TIMER_NOMINAL)
+        .execute(Tuple.of(job))
+        .map(rows -> instant(rows.iterator().next(), "last"));
+  }
+
+  /** The oldest slot at or after {@code from} that a timer fired or recorded, if any. */
+  public Future<Optional<Instant>> oldestTimerNominalSince(String job, Instant from) {
+    return pool.preparedQuery(OLDEST_TIMER_NOMINAL_SINCE)
+        .execute(Tuple.of(job, from.atOffset(ZoneOffset.UTC)))
+        .map(rows -> instant(rows.iterator().next(), "first"));
+  }
+
+  /** The point from which a timer first planned the job, if one ever did. */
+  public Future<Optional<Instant>> firstPlanned(String job) {
+    return pool.preparedQuery(READ_FIRST_PLANNED)
         .execute(Tuple.of(job))
         .map(
-            rows -> {
-              OffsetDateTime last = rows.iterator().next().getOffsetDateTime("last");
-              return Optional.ofNullable(last).map(OffsetDateTime::toInstant);
-            });
+            rows ->
+                rows.size() == 0
+                    ? Optional.empty()
+                    : instant(rows.iterator().next(), "first_planned"));
+  }
+
+  /**
+   * Records {@code point} as the job's first planned point unless one is recorded already (it never
+   * changes once written), and answers the recorded one.
+   */
+  public Future<Instant> recordFirstPlanned(String job, Instant point) {
+    return pool.preparedQuery(FIRST_PLANNED)
+        .execute(Tuple.of(job, point.atOffset(ZoneOffset.UTC)))
+        .map(rows -> rows.iterator().next().getOffsetDateTime("first_planned").toInstant());
+  }
+
+  private static Optional<Instant> instant(Row row, String column) {
+    return Optional.ofNullable(row.getOffsetDateTime(column)).map(OffsetDateTime::toInstant);
   }
 
   /**
@@ -100,6 +146,19 @@ public final class LedgerQueries {
               }
               return out;
             });
+  }
+
+  /**
+   * The job's slots to take over under {@code token} at {@code now}: FIRED under an older token
+   * more than a lease TTL ago, or FAILED with attempts left and no retry for longer than the job's
+   * longest retry delay.
+   */
+  public Future<List<Stalled>> stalled(JobDefinition job, long token, Instant now) {
+    Instant firedBefore = now.minus(job.leaseTtl());
+    RetryPolicy retry = job.retryPolicy();
+    Instant failedBefore =
+        firedBefore.minus(retry.delayBefore(retry.maxAttempts()).orElse(Duration.ZERO));
+    return stalled(job.name(), token, firedBefore, retry.maxAttempts(), failedBefore);
   }
 
   /** Whether an operator paused the job. */

@@ -1,6 +1,5 @@
 package io.slotkeeper.timers;
 
-import io.slotkeeper.events.DeterministicIds;
 import java.time.Instant;
 import java.util.Map;
 
@@ -18,7 +17,7 @@ public record SlotRun(
 
   /** The ID of the command this slot sends to {@code target}: the same on every attempt. */
   public String commandId(String target) {
-    return DeterministicIds.forSlotCommand(job, nominal, target);
+    return SlotCommands.commandId(job, nominal, target);
   }
 
   /** A parameter, or the fallback when the jobs file does not set it. */

@@ -4,7 +4,7 @@ import io.slotkeeper.domain.command.CommandBatcher;
 import io.slotkeeper.domain.command.CommandOutcome;
 import io.slotkeeper.domain.slots.SlotSnapshot;
 import io.slotkeeper.events.Command;
-import io.slotkeeper.events.DeterministicIds;
+import io.slotkeeper.events.StorableText;
 import io.slotkeeper.events.slots.SlotCommand.CompleteSlot;
 import io.slotkeeper.events.slots.SlotCommand.FailSlot;
 import io.slotkeeper.events.slots.SlotCommand.FireSlot;
@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.spi.LoggingEventBuilder;
@@ -29,6 +30,24 @@ import org.slf4j.spi.LoggingEventBuilder;
 public final class SlotRunner {
 
   private static final Logger log = LoggerFactory.getLogger(SlotRunner.class);
+
+  /**
+   * How long a ledger command may take before its caller gives up on it. Generous, because a
+   * catch-up queues thousands of commands in the batcher; finite, because a statement that stalls
+   * (a dead connection) must not keep a slot "in flight" for ever. A command given up on may still
+   * land: the slot is then planned again and its second fire is a duplicate.
+   */
+  static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
+
+  /** Who fires a slot: its timer, or an operator (a manual run, a backfill). */
+  public enum Trigger {
+    TIMER,
+    MANUAL,
+    BACKFILL
+  }
+
+  /** The ledger's answer to a fire: the slot, and whether this instance is to run it. */
+  public record Claim(SlotSnapshot slot, boolean mine) {}
 
   private final Vertx vertx;
   private final CommandBatcher commands;
@@ -66,34 +85,41 @@ public final class SlotRunner {
 
   /** Fires attempt {@code attempt} of the slot under {@code token} and runs it if accepted. */
   public Future<RunResult> fire(
-      JobDefinition job, Instant nominal, long token, int attempt, boolean backfill) {
-    String slotId = DeterministicIds.forSlot(job.name(), nominal);
+      JobDefinition job, Instant nominal, long token, int attempt, Trigger trigger) {
+    return claim(job, nominal, token, attempt, trigger)
+        .compose(
+            claim ->
+                claim.mine()
+                    ? execute(job, claim.slot())
+                    : Future.succeededFuture(
+                        new RunResult(
+                            claim.slot(), RunResult.Outcome.DUPLICATE, Map.of(), null, 0)));
+  }
+
+  /**
+   * Sends the fire only: the ledger records the slot (or refuses a duplicate). Once this completes,
+   * the slot has its record whatever the handler then does.
+   */
+  public Future<Claim> claim(
+      JobDefinition job, Instant nominal, long token, int attempt, Trigger trigger) {
     FireSlot fire =
-        new FireSlot(
-            // Per attempt, instance and token: the same fire re-sent is a duplicate; another
-            // instance's fire is a different command that the slot itself accepts or refuses.
-            DeterministicIds.forSlotCommand(
-                job.name(), nominal, "fire-" + attempt + "-" + instanceId + "-" + token),
-            slotId,
-            job.name(),
-            nominal,
-            instanceId,
-            token,
-            attempt,
-            backfill);
+        SlotCommands.fire(
+            job.name(), nominal, instanceId, token, attempt, trigger != Trigger.TIMER);
     // A first attempt almost always creates the slot: sent as a creation, it skips reading the
     // slot's (empty) stream; an existing slot makes it fall back to the regular fire.
     CompletableFuture<CommandOutcome<SlotSnapshot>> sent =
         attempt == 1 ? commands.sendCreating(fire) : commands.send(fire);
-    return Future.fromCompletionStage(sent, vertx.getOrCreateContext())
-        .compose(
+    return within(Future.fromCompletionStage(sent, vertx.getOrCreateContext()))
+        .map(
             outcome -> {
               SlotSnapshot slot = outcome.result();
               boolean mine =
                   !outcome.duplicate() && slot.accepted() && instanceId.equals(slot.instanceId());
-              if (!mine) {
+              if (mine) {
+                countFire(job, nominal, attempt, trigger);
+              } else {
                 metrics.slot(job.name(), SlotOutcome.DUPLICATE);
-                SlotLog.line(log.atInfo(), job.name(), slotId, nominal, instanceId, token)
+                SlotLog.line(log.atInfo(), job.name(), fire.slotId(), nominal, instanceId, token)
                     .addKeyValue("commandId", fire.commandId())
                     .addKeyValue("outcome", "duplicate")
                     .addKeyValue(
@@ -102,28 +128,29 @@ public final class SlotRunner {
                             ? "already fired by this command"
                             : "ledger: " + slot.status())
                     .log("duplicate fire rejected");
-                return Future.succeededFuture(
-                    new RunResult(slot, RunResult.Outcome.DUPLICATE, Map.of(), null, 0));
               }
-              countFire(job, nominal, attempt, backfill);
-              return execute(job, slot);
+              return new Claim(slot, mine);
             });
   }
 
   /**
-   * The first accepted fire of a slot counts as fired (with its lag) or backfilled; retries and
-   * takeovers of the same slot do not count again, so fired stays comparable with expected.
+   * The first accepted fire of a slot counts as fired (with its lag, for a timer's) or backfilled;
+   * retries and takeovers of the same slot do not count again, so fired stays comparable with
+   * expected.
    */
-  private void countFire(JobDefinition job, Instant nominal, int attempt, boolean backfill) {
-    if (backfill) {
+  private void countFire(JobDefinition job, Instant nominal, int attempt, Trigger trigger) {
+    if (trigger == Trigger.BACKFILL) {
       metrics.slot(job.name(), SlotOutcome.BACKFILLED);
     } else if (attempt == 1) {
       metrics.slot(job.name(), SlotOutcome.FIRED);
-      metrics.slotLag(job.name(), Duration.between(nominal, Instant.now()));
+      if (trigger == Trigger.TIMER) {
+        metrics.slotLag(job.name(), Duration.between(nominal, Instant.now()));
+      }
     }
   }
 
-  private Future<RunResult> execute(JobDefinition job, SlotSnapshot slot) {
+  /** Runs the handler of a claimed slot and records its completion or failure. */
+  public Future<RunResult> execute(JobDefinition job, SlotSnapshot slot) {
     JobHandler handler = handlers.get(job.handler());
     SlotRun run =
         new SlotRun(job.name(), slot.nominal(), slot.slotId(), slot.attempt(), job.params());
@@ -134,18 +161,14 @@ public final class SlotRunner {
             done -> {
               long millis = (System.nanoTime() - started) / 1_000_000;
               metrics.slotDuration(job.name(), Duration.ofMillis(millis));
-              String prefix = "-" + slot.attempt() + "-" + slot.fencingToken();
               if (done.succeeded()) {
                 Map<String, Long> counts = done.result() == null ? Map.of() : done.result();
-                String commandId =
-                    DeterministicIds.forSlotCommand(
-                        job.name(), slot.nominal(), "complete" + prefix);
-                return send(new CompleteSlot(
-                        commandId, slot.slotId(), instanceId, slot.fencingToken(), counts, millis))
+                CompleteSlot complete = SlotCommands.complete(slot, instanceId, counts, millis);
+                return send(complete)
                     .map(
                         ok -> {
                           metrics.slot(job.name(), SlotOutcome.COMPLETED);
-                          outcomeLine(log.atInfo(), slot, commandId, "completed", millis)
+                          outcomeLine(log.atInfo(), slot, complete.commandId(), "completed", millis)
                               .addKeyValue("counts", counts)
                               .log("slot completed");
                           return new RunResult(
@@ -153,14 +176,12 @@ public final class SlotRunner {
                         });
               }
               String error = String.valueOf(done.cause());
-              String commandId =
-                  DeterministicIds.forSlotCommand(job.name(), slot.nominal(), "fail" + prefix);
-              return send(new FailSlot(
-                      commandId, slot.slotId(), instanceId, slot.fencingToken(), truncate(error)))
+              FailSlot fail = SlotCommands.fail(slot, instanceId, truncate(error));
+              return send(fail)
                   .map(
                       ok -> {
                         metrics.slot(job.name(), SlotOutcome.FAILED);
-                        outcomeLine(log.atWarn(), slot, commandId, "failed", millis)
+                        outcomeLine(log.atWarn(), slot, fail.commandId(), "failed", millis)
                             .addKeyValue("error", error)
                             .log("slot failed");
                         return new RunResult(
@@ -180,10 +201,16 @@ public final class SlotRunner {
   }
 
   private <R> Future<CommandOutcome<R>> send(Command command) {
-    return Future.fromCompletionStage(commands.<R>send(command), vertx.getOrCreateContext());
+    return within(
+        Future.fromCompletionStage(commands.<R>send(command), vertx.getOrCreateContext()));
   }
 
+  private static <T> Future<T> within(Future<T> sent) {
+    return sent.timeout(COMMAND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** At most 2000 characters, storable (an exception's text may hold any character). */
   private static String truncate(String s) {
-    return s.length() <= 2000 ? s : s.substring(0, 2000);
+    return StorableText.sanitize(s.length() <= 2000 ? s : s.substring(0, 2000));
   }
 }

@@ -9,6 +9,7 @@ import io.slotkeeper.scheduler.schedule.job.JobsFile;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -60,6 +61,12 @@ public final class Timers {
     for (JobDefinition job : jobs.jobs()) {
       runner.metrics().registerJob(job.name());
       runner.metrics().leaseHeld(job.name(), () -> timers.heldLease(job.name()).isPresent());
+      runner.metrics().jobStalled(job.name(), () -> timers.stalled(job.name()));
+      runner
+          .metrics()
+          .registerTimerErrors(
+              job.name(),
+              Arrays.stream(TimerHealth.Step.values()).map(TimerHealth.Step::tag).toList());
     }
     List<Future<String>> deployed = new ArrayList<>();
     if (!startTimers) {
@@ -93,6 +100,18 @@ public final class Timers {
   public Optional<Lease> heldLease(String job) {
     JobTimerVerticle v = verticles.get(job);
     return v == null ? Optional.empty() : v.lease();
+  }
+
+  /** Whether the job's timer on this instance holds the lease and fired nothing for two periods. */
+  public boolean stalled(String job) {
+    JobTimerVerticle v = verticles.get(job);
+    return v != null && v.stalled();
+  }
+
+  /** The job's timer state on this instance; empty when no timer runs the job here. */
+  public Optional<TimerHealth.Report> health(String job) {
+    JobTimerVerticle v = verticles.get(job);
+    return v == null ? Optional.empty() : Optional.of(v.report());
   }
 
   public SlotRunner runner() {

@@ -1,5 +1,10 @@
 package io.slotkeeper.timers;
 
+import io.slotkeeper.platform.config.PostgresEndpoint;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 
 /**
@@ -13,6 +18,16 @@ public final class InjectedFaults {
   public static final String CLEAR = "DELETE FROM fault";
 
   private InjectedFaults() {}
+
+  /** Runs the statements (a fault, or its end) on the database, one connection for all. */
+  public static void apply(PostgresEndpoint db, String... statements) throws SQLException {
+    try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+        Statement st = c.createStatement()) {
+      for (String sql : statements) {
+        st.execute(sql);
+      }
+    }
+  }
 
   /** The statements that make PostgreSQL refuse the events of {@code stream}. */
   public static List<String> refuseEventsOf(String stream) {

@@ -35,6 +35,17 @@ final class TimerInstance implements AutoCloseable {
       JobsFile jobs,
       Function<WriteModel, Map<String, JobHandler>> handlers)
       throws Exception {
+    this(id, db, leasePrefix, jobs, handlers, SlotClock.system());
+  }
+
+  TimerInstance(
+      String id,
+      PostgresEndpoint db,
+      String leasePrefix,
+      JobsFile jobs,
+      Function<WriteModel, Map<String, JobHandler>> handlers,
+      SlotClock clock)
+      throws Exception {
     this.id = id;
     database = Database.open(db, 6, id);
     writeModel = WriteModel.start(database, new WriteModel.Options(id, 4, true));
@@ -53,7 +64,7 @@ final class TimerInstance implements AutoCloseable {
                 writeModel.batcher(),
                 new RedisLeases(redis, leasePrefix),
                 new LedgerQueries(pool),
-                SlotClock.system(),
+                clock,
                 id,
                 true)
             .await(20, TimeUnit.SECONDS);

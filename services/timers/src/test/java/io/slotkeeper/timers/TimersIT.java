@@ -11,9 +11,6 @@ import io.slotkeeper.platform.config.PostgresEndpoint;
 import io.slotkeeper.platform.db.Database;
 import io.slotkeeper.scheduler.schedule.job.JobsFile;
 import io.slotkeeper.testing.TestInfra;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -87,8 +84,11 @@ class TimersIT {
   void threeInstancesFireEverySlotOnceWithOneEffectEach() throws Exception {
     String job = "tick";
     JobsFile jobs = job(job, "ALL", "PT2S");
+    start("instance-0", jobs, receiving(job));
+    // From after the first instance is up: a new job's timer plans from its start, and a start
+    // slowed by a busy machine must not put slots before it in the window.
     Instant begin = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(2);
-    for (int i = 0; i < 3; i++) {
+    for (int i = 1; i < 3; i++) {
       start("instance-" + i, jobs, receiving(job));
     }
     Thread.sleep(30_000);
@@ -272,23 +272,18 @@ class TimersIT {
     String reason = "convert_from(payload, 'UTF8')::jsonb->>'reason'";
     assertThat(count("SELECT count(*)" + effects + " AND " + reason + " = 'tick " + victim + "'"))
         .isEqualTo(1);
-    assertThat(count("SELECT count(*)" + effects))
-        .isEqualTo(count("SELECT count(DISTINCT " + reason + ")" + effects));
+    // In one query: the timer still fires, and two queries could see different effects.
+    assertThat(count("SELECT count(*) - count(DISTINCT " + reason + ")" + effects)).isZero();
   }
 
   private void execute(String... statements) throws Exception {
-    try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
-        Statement st = c.createStatement()) {
-      for (String sql : statements) {
-        st.execute(sql);
-      }
-    }
+    InjectedFaults.apply(db, statements);
   }
 
   @Test
   void aLongDowntimeLeavesOneRecordPerSlotAcrossSeveralPlans() throws Exception {
     // 1,500 slots: more than one plan's limit, so the missed slots are recorded in two rounds.
-    int downtime = JobTimerVerticle.PLAN_LIMIT + 500;
+    int downtime = DuePlanner.PLAN_LIMIT + 500;
     Instant lastRun = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(downtime);
     seedLastSlot(lastRun, List.of("long-job"));
     start("long", job("long-job", "LATEST", "PT2S"), receiving("long-job"));

@@ -7,7 +7,6 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
-import io.vertx.grpc.reflection.ReflectionService;
 import io.vertx.grpc.server.GrpcServer;
 import io.vertx.grpc.server.Service;
 import java.time.Duration;
@@ -19,8 +18,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Serves the gRPC API on {@code config().port} (HTTP/2 cleartext): orders, inventory, refunds, jobs
  * and events over the same operation layer as the HTTP API, plus the gRPC health checking protocol
- * and server reflection, with HTTP/2 PING keep-alive ({@code config().keepAliveMillis}, {@code
- * keepAliveTimeoutMillis}; see {@link Http2KeepAlive}). Its one responsibility is gRPC.
+ * and server reflection (v1 and v1alpha), with HTTP/2 PING keep-alive ({@code
+ * config().keepAliveMillis}, {@code keepAliveTimeoutMillis}; see {@link Http2KeepAlive}). Its one
+ * responsibility is gRPC.
  */
 public final class GrpcApiVerticle extends VerticleBase {
 
@@ -53,7 +53,7 @@ public final class GrpcApiVerticle extends VerticleBase {
     Supplier<Future<Boolean>> storage =
         () -> deps.pool().query("SELECT 1").execute().map(rows -> true).otherwise(false);
     grpc.addService(new StorageHealthService(vertx, storage, services));
-    grpc.addService(ReflectionService.v1());
+    ReflectionV1Alpha.bind(grpc);
 
     Http2KeepAlive keepAlive =
         new Http2KeepAlive(

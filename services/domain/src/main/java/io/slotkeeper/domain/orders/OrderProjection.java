@@ -8,7 +8,6 @@ import io.slotkeeper.events.orders.OrderEvent.OrderFailed;
 import io.slotkeeper.events.orders.OrderEvent.OrderPlaced;
 import io.slotkeeper.events.orders.OrderEvent.OrderProcessingStarted;
 import io.slotkeeper.events.orders.OrderStatus;
-import io.slotkeeper.platform.json.Json;
 import java.time.Instant;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
@@ -60,7 +59,7 @@ public class OrderProjection {
         e.customerId(),
         e.amountCents(),
         e.currency(),
-        Json.mapper().writeValueAsString(e.items()),
+        ProjectionSql.json(e.items()),
         seq + 1,
         sql.positionOf(eventId),
         ts,

@@ -1,7 +1,14 @@
 package io.slotkeeper.domain.projection;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import io.slotkeeper.events.StorableText;
 import io.slotkeeper.platform.axon.CommitQueues;
 import io.slotkeeper.platform.axon.EventPositions;
+import io.slotkeeper.platform.json.Json;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -73,9 +80,46 @@ public final class ProjectionSql {
     return positions.of(eventIdentifier);
   }
 
+  /**
+   * {@code value} as JSON for a {@code jsonb} column, its text storable (see {@link #bind}): an
+   * event written before the API refused NUL must still project.
+   */
+  public static String json(Object value) throws JsonProcessingException {
+    String json = Json.mapper().writeValueAsString(value);
+    if (json.indexOf('\\') < 0 && StorableText.problemWith(json) == null) {
+      return json; // nothing escaped, nothing to replace: the usual case
+    }
+    JsonNode tree = Json.mapper().valueToTree(value);
+    return Json.mapper().writeValueAsString(storable(tree));
+  }
+
+  private static JsonNode storable(JsonNode node) {
+    if (node.isTextual()) {
+      return TextNode.valueOf(StorableText.sanitize(node.textValue()));
+    }
+    if (node.isArray()) {
+      ArrayNode array = (ArrayNode) node;
+      for (int i = 0; i < array.size(); i++) {
+        array.set(i, storable(array.get(i)));
+      }
+    } else if (node.isObject()) {
+      ObjectNode object = Json.mapper().createObjectNode();
+      node.fields()
+          .forEachRemaining(
+              e -> object.set(StorableText.sanitize(e.getKey()), storable(e.getValue())));
+      return object;
+    }
+    return node;
+  }
+
+  /**
+   * Binds the parameters; text goes through {@link StorableText#sanitize}, so a character that
+   * PostgreSQL refuses (NUL) in an old event becomes U+FFFD instead of failing the batch forever.
+   */
   private static void bind(PreparedStatement ps, Object[] params) throws SQLException {
     for (int i = 0; i < params.length; i++) {
-      ps.setObject(i + 1, params[i]);
+      Object p = params[i];
+      ps.setObject(i + 1, p instanceof String ? StorableText.sanitize((String) p) : p);
     }
   }
 

@@ -8,7 +8,6 @@ import io.slotkeeper.events.slots.SlotEvent.SlotFireRejected;
 import io.slotkeeper.events.slots.SlotEvent.SlotFired;
 import io.slotkeeper.events.slots.SlotEvent.SlotMissed;
 import io.slotkeeper.events.slots.SlotEvent.SlotSkipped;
-import io.slotkeeper.platform.json.Json;
 import java.sql.Timestamp;
 import java.time.Instant;
 import org.axonframework.config.ProcessingGroup;
@@ -92,7 +91,7 @@ public class SlotLedgerProjection {
         COMPLETED,
         Timestamp.from(at),
         e.durationMillis(),
-        Json.mapper().writeValueAsString(e.counts()),
+        ProjectionSql.json(e.counts()),
         Timestamp.from(at),
         position,
         e.slotId(),

@@ -58,6 +58,9 @@ public final class AxonStorage {
           .build();
 
   // One for every store in the JVM: readers of stored events that use it get the stored JSON as is.
+  /** A segment's claim lapses when its owner has not renewed it for this long. */
+  public static final Duration CLAIM_TIMEOUT = Duration.ofSeconds(10);
+
   private static final Serializer SERIALIZER =
       JacksonSerializer.builder().objectMapper(Json.mapper()).build();
 
@@ -124,7 +127,7 @@ public final class AxonStorage {
         .contentType(byte[].class)
         .schema(TOKEN_SCHEMA)
         .nodeId(instanceId)
-        .claimTimeout(Duration.ofSeconds(10))
+        .claimTimeout(CLAIM_TIMEOUT)
         .build();
   }
 }

@@ -29,23 +29,4 @@ public final class JobHandlers {
         NoopJob.NAME,
         new NoopJob());
   }
-
-  /**
-   * The handler of a configured job. Meant for start-up, so that a job in the jobs file without a
-   * handler stops the service instead of failing every slot.
-   *
-   * @throws IllegalArgumentException naming the job and the known ones
-   */
-  public static JobHandler require(Map<String, JobHandler> handlers, String job) {
-    JobHandler handler = handlers.get(job);
-    if (handler == null) {
-      throw new IllegalArgumentException(
-          "job '"
-              + job
-              + "' is configured but has no handler (known: "
-              + handlers.keySet().stream().sorted().toList()
-              + ")");
-    }
-    return handler;
-  }
 }

@@ -2,9 +2,11 @@ package io.slotkeeper.api.http.health;
 
 import io.slotkeeper.domain.WriteModel;
 import io.slotkeeper.domain.projection.ProjectionLag;
+import io.slotkeeper.domain.projection.StuckSegment;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
 import io.slotkeeper.timers.Timers;
 import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -12,15 +14,18 @@ import io.vertx.redis.client.RedisAPI;
 import io.vertx.sqlclient.Pool;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 /**
  * {@code /health/live}: the process answers (no I/O, cheap enough for a tight liveness probe).
- * {@code /health/ready}: PostgreSQL and Redis answer (either down: 503), plus details that do not
- * decide readiness: each projection's lag behind the event store and the leases held here. A
- * lagging projection must not take every replica out of the load balancer at once; it has its own
- * alert.
+ * {@code /health/ready}: PostgreSQL and Redis answer (either down: 503, status {@code DOWN}), plus
+ * details that do not decide readiness: each projection's lag behind the event store and its
+ * segments that do not advance, the timers that stalled or fail here (either: status {@code
+ * DEGRADED}, still 200), and the leases held here. A lagging or stuck projection or a stalled job
+ * must not take every replica out of the load balancer at once (all replicas read the same store);
+ * each has its own alerts.
  */
 public final class HealthRoutes {
 
@@ -52,39 +57,80 @@ public final class HealthRoutes {
     Future.join(pg, rd)
         .onComplete(
             done -> {
+              JsonObject timers = timers();
+              JsonObject projections = projections();
               JsonObject checks =
                   new JsonObject()
                       .put("postgres", status(pg))
                       .put("redis", status(rd))
-                      .put("projections", projections())
-                      .put("leases", leases());
+                      .put("projections", projections)
+                      .put("leases", leases())
+                      .put("timers", timers);
               boolean up = pg.succeeded() && rd.succeeded();
+              String status =
+                  !up
+                      ? "DOWN"
+                      : degraded(projections) || timersDegraded(timers) ? "DEGRADED" : "UP";
               ctx.response()
                   .setStatusCode(up ? 200 : 503)
                   .putHeader("Content-Type", "application/json")
-                  .end(
-                      new JsonObject()
-                          .put("status", up ? "UP" : "DOWN")
-                          .put("checks", checks)
-                          .encode());
+                  .end(new JsonObject().put("status", status).put("checks", checks).encode());
             });
   }
 
+  // Projections: lag over all segments, and every segment that does not advance (issue 24).
+
+  /**
+   * Each processor's lag and status: {@code DEGRADED} with its stuck segments (failing here, or
+   * held by no instance) first, else {@code LAGGING} above {@link #LAGGING_ABOVE}, else {@code UP};
+   * {@code UNKNOWN} before its tokens are first measured.
+   */
   private JsonObject projections() {
     ProjectionLag lag = writeModel.projectionLag();
     Map<String, Long> behind = lag.lag();
+    Map<String, JsonArray> stuck = new TreeMap<>();
+    for (StuckSegment s : lag.stuck()) {
+      stuck.computeIfAbsent(s.processor(), p -> new JsonArray()).add(stuckSegment(s));
+    }
     JsonObject processors = new JsonObject();
     for (String name : new TreeSet<>(writeModel.processors().keySet())) {
       Long events = behind.get(name);
-      processors.put(
-          name,
-          events == null
-              ? new JsonObject().put("status", "ELSEWHERE")
-              : new JsonObject()
-                  .put("status", events > LAGGING_ABOVE ? "LAGGING" : "UP")
-                  .put("lagEvents", events));
+      JsonArray segments = stuck.get(name);
+      String status =
+          segments != null
+              ? "DEGRADED"
+              : events == null ? "UNKNOWN" : events > LAGGING_ABOVE ? "LAGGING" : "UP";
+      JsonObject p = new JsonObject().put("status", status);
+      if (events != null) {
+        p.put("lagEvents", events);
+      }
+      if (segments != null) {
+        p.put("stuckSegments", segments);
+      }
+      processors.put(name, p);
     }
     return new JsonObject().put("headPosition", lag.head()).put("processors", processors);
+  }
+
+  private static JsonObject stuckSegment(StuckSegment s) {
+    JsonObject j =
+        new JsonObject()
+            .put("segment", s.segment())
+            .put("state", s.reason().name())
+            .put("position", s.position())
+            .put("error", s.error())
+            .put("since", s.since().toString());
+    if (s.attempts() > 0) {
+      j.put("attempts", s.attempts());
+    }
+    return j;
+  }
+
+  /** Whether a projection is DEGRADED (readiness stays 200: every replica would be alike). */
+  private static boolean degraded(JsonObject projections) {
+    JsonObject processors = projections.getJsonObject("processors");
+    return processors.stream()
+        .anyMatch(e -> "DEGRADED".equals(((JsonObject) e.getValue()).getString("status")));
   }
 
   private JsonObject leases() {
@@ -98,6 +144,51 @@ public final class HealthRoutes {
     }
     return jobs;
   }
+
+  // ---- Timer health: stalled and failing jobs (docs/scheduling.md, "Self-healing") ----
+
+  /**
+   * Per job whose timer runs here: {@code UP}; {@code STALLED} (this instance holds the lease and
+   * fired or recorded no slot for two periods, {@code since} the first slot left behind); or {@code
+   * FAILING} (the timer's last maintenance failed). The last fault, if any, with its step and time.
+   */
+  private JsonObject timers() {
+    JsonObject jobs = new JsonObject();
+    for (JobDefinition job : timers.jobs().jobs()) {
+      timers
+          .health(job.name())
+          .ifPresent(
+              r -> {
+                JsonObject state =
+                    new JsonObject()
+                        .put(
+                            "status",
+                            r.stalledSince().isPresent()
+                                ? "STALLED"
+                                : r.failing() ? "FAILING" : "UP")
+                        .put("held", r.held());
+                r.stalledSince().ifPresent(t -> state.put("since", t.toString()));
+                r.lastFault()
+                    .ifPresent(
+                        f ->
+                            state.put(
+                                "lastError",
+                                new JsonObject()
+                                    .put("step", f.step().tag())
+                                    .put("error", f.error())
+                                    .put("at", f.at().toString())));
+                jobs.put(job.name(), state);
+              });
+    }
+    return jobs;
+  }
+
+  private static boolean timersDegraded(JsonObject timers) {
+    return timers.stream()
+        .anyMatch(e -> !"UP".equals(((JsonObject) e.getValue()).getString("status")));
+  }
+
+  // ---- end of timer health ----
 
   private static Future<String> check(Future<String> probe) {
     return probe.timeout(CHECK_TIMEOUT_MS, TimeUnit.MILLISECONDS);

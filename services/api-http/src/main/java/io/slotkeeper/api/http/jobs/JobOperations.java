@@ -15,6 +15,7 @@ import io.slotkeeper.scheduler.schedule.Slots;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
 import io.slotkeeper.timers.LedgerQueries;
 import io.slotkeeper.timers.RunResult;
+import io.slotkeeper.timers.SlotRunner.Trigger;
 import io.slotkeeper.timers.Timers;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -162,7 +163,7 @@ public final class JobOperations {
         key,
         new JsonObject().put("job", job.name()).put("body", body),
         "/v1/jobs/" + job.name() + "/runs",
-        k -> fire(job, slot, false).map(r -> ApiResponse.ok(result(r))));
+        k -> fire(job, slot, Trigger.MANUAL).map(r -> ApiResponse.ok(result(r))));
   }
 
   /** Fires every slot in [from, to] as a backfill (or lists them, {@code dryRun}). */
@@ -206,7 +207,7 @@ public final class JobOperations {
         k -> {
           Future<JsonArray> done = Future.succeededFuture(new JsonArray());
           for (Instant s : slots) {
-            done = done.compose(acc -> fire(job, s, true).map(r -> acc.add(result(r))));
+            done = done.compose(acc -> fire(job, s, Trigger.BACKFILL).map(r -> acc.add(result(r))));
           }
           return done.map(
               results ->
@@ -218,11 +219,14 @@ public final class JobOperations {
         });
   }
 
-  /** Fires under the highest token the ledger has seen: never stale, never ahead of the holder. */
-  private Future<RunResult> fire(JobDefinition job, Instant slot, boolean backfill) {
+  /**
+   * Fires under the highest token the ledger has seen: never stale, never ahead of the holder. The
+   * slot is recorded as fired by an operator, so it never becomes the point the timers plan from.
+   */
+  private Future<RunResult> fire(JobDefinition job, Instant slot, Trigger trigger) {
     return ledger
         .highestToken(job.name())
-        .compose(token -> timers.runner().fire(job, slot, token, 1, backfill));
+        .compose(token -> timers.runner().fire(job, slot, token, 1, trigger));
   }
 
   private static JsonObject result(RunResult r) {

@@ -1,6 +1,7 @@
 package io.slotkeeper.api.http.support;
 
 import io.slotkeeper.api.http.problem.ApiProblem;
+import io.slotkeeper.events.StorableText;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.LinkedHashMap;
@@ -8,8 +9,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Strict reading of a JSON request body: wrong types, missing fields, out-of-range numbers and
- * unknown fields are all collected and reported together as one 400 naming each field.
+ * Strict reading of a JSON request body: wrong types, missing fields, out-of-range numbers, text
+ * that cannot be stored and unknown fields are all collected and reported together as one 400
+ * naming each field. HTTP and gRPC requests both pass here (the gRPC services build the same JSON).
  */
 public final class RequestFields {
 
@@ -56,7 +58,10 @@ public final class RequestFields {
     return v;
   }
 
-  /** An optional string; null when absent. */
+  /**
+   * An optional string; null when absent. Like every string of a body, it must be storable text
+   * ({@link StorableText}: no control characters but tab and newline, no unpaired surrogate).
+   */
   public String optionalString(String name, int maxLength) {
     Object v = json.getValue(name);
     if (v == null) {
@@ -69,6 +74,11 @@ public final class RequestFields {
     String s = (String) v;
     if (s.isEmpty() || s.length() > maxLength) {
       errors.put(prefix + name, "must be 1 to " + maxLength + " characters");
+      return null;
+    }
+    String unstorable = StorableText.problemWith(s);
+    if (unstorable != null) {
+      errors.put(prefix + name, unstorable);
       return null;
     }
     return s;

@@ -2,27 +2,13 @@ package io.slotkeeper.scheduler.schedule;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.slotkeeper.events.DeterministicIds;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
-class SlotTest {
+class SlotsTest {
 
   private static final Instant T = Instant.parse("2026-03-08T07:00:00Z");
-
-  @Test
-  void idsDeriveFromJobNominalTimeAndTarget() {
-    Slot slot = new Slot("order-fulfilment", T);
-    assertThat(slot.slotId())
-        .isEqualTo(DeterministicIds.nameBased("slot", "order-fulfilment", T.toString()).toString());
-    assertThat(slot.commandId("order-1"))
-        .isEqualTo(
-            DeterministicIds.nameBased("slot-command", "order-fulfilment", T.toString(), "order-1")
-                .toString());
-    assertThat(new Slot("order-fulfilment", T).slotId()).isEqualTo(slot.slotId());
-    assertThat(new Slot("order-fulfilment", T.plusMillis(1)).slotId()).isNotEqualTo(slot.slotId());
-  }
 
   @Test
   void betweenIsExclusiveInclusiveOrderedAndBounded() {

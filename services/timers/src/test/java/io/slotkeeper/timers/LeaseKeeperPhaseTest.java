@@ -7,7 +7,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The maintenance of many jobs started together is spread over the period, the same each start. */
-class JobTimerPhaseTest {
+class LeaseKeeperPhaseTest {
 
   @Test
   void phasesOfManyJobsAreSpreadOverThePeriodAndStable() {
@@ -16,9 +16,9 @@ class JobTimerPhaseTest {
     long[] perSecondThird = new long[3];
     for (int i = 0; i < 200; i++) {
       String job = String.format("bench-tick-%03d", i);
-      long phase = JobTimerVerticle.phase(job, period);
+      long phase = LeaseKeeper.phase(job, period);
       assertThat(phase).isBetween(1L, period);
-      assertThat(JobTimerVerticle.phase(job, period)).isEqualTo(phase);
+      assertThat(LeaseKeeper.phase(job, period)).isEqualTo(phase);
       phases.add(phase);
       perSecondThird[(int) ((phase - 1) * 3 / period)]++;
     }

@@ -13,9 +13,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Where a timer resumes after it (re)gains a job's lease: after the newest record, or before the
- * oldest slot without a record (a fire that failed or was lost with its holder).
+ * oldest slot after the scan's start (the first planned point, or the catch-up window) without a
+ * record (a fire that failed or was lost with its holder).
  */
-class JobTimerResumeTest {
+class LedgerCursorResumeTest {
 
   private static final Schedule EVERY_SECOND = IntervalSchedule.every(Duration.ofSeconds(1));
   private static final Instant T0 = Instant.parse("2026-11-29T12:00:00Z");
@@ -28,10 +29,14 @@ class JobTimerResumeTest {
     return out;
   }
 
+  private static LedgerCursor.Resume resume(NavigableSet<Instant> recorded, int from, int last) {
+    return LedgerCursor.resumePoint(
+        EVERY_SECOND, recorded, T0.plusSeconds(from), T0.plusSeconds(last));
+  }
+
   @Test
   void withoutHolesItResumesAfterTheNewestRecord() {
-    JobTimerVerticle.Resume r =
-        JobTimerVerticle.resumePoint(EVERY_SECOND, seconds(0, 1, 2, 3, 4), T0.plusSeconds(4));
+    LedgerCursor.Resume r = resume(seconds(0, 1, 2, 3, 4), -1, 4);
     assertThat(r.cursor()).isEqualTo(T0.plusSeconds(4));
     assertThat(r.recordedAhead()).isEmpty();
   }
@@ -39,34 +44,39 @@ class JobTimerResumeTest {
   @Test
   void aHoleMovesTheCursorBeforeItAndTheRecordsAfterItAreSkipped() {
     // Slots 2 and 5 failed to fire (e.g. under a lease lost meanwhile); 3, 4, 6 have records.
-    JobTimerVerticle.Resume r =
-        JobTimerVerticle.resumePoint(EVERY_SECOND, seconds(0, 1, 3, 4, 6), T0.plusSeconds(6));
+    LedgerCursor.Resume r = resume(seconds(0, 1, 3, 4, 6), -1, 6);
     assertThat(r.cursor()).isEqualTo(T0.plusSeconds(1));
     assertThat(List.copyOf(r.recordedAhead()))
         .containsExactly(T0.plusSeconds(3), T0.plusSeconds(4), T0.plusSeconds(6));
   }
 
   @Test
-  void slotsBeforeTheOldestRecordAreNotHoles() {
-    // The job began at second 10: nothing before it is missing.
-    JobTimerVerticle.Resume r =
-        JobTimerVerticle.resumePoint(EVERY_SECOND, seconds(10, 11, 12), T0.plusSeconds(12));
+  void slotsAtOrBeforeTheScanStartAreNotHoles() {
+    // First planned at second 9: nothing before it is missing.
+    LedgerCursor.Resume r = resume(seconds(10, 11, 12), 9, 12);
     assertThat(r.cursor()).isEqualTo(T0.plusSeconds(12));
+  }
+
+  @Test
+  void aSlotAfterTheScanStartBeforeTheOldestRecordIsAHole() {
+    // First planned at second 7, but the first fire (8) never got a record: it is planned again.
+    LedgerCursor.Resume r = resume(seconds(9, 10), 7, 10);
+    assertThat(r.cursor()).isEqualTo(T0.plusSeconds(7));
+    assertThat(List.copyOf(r.recordedAhead()))
+        .containsExactly(T0.plusSeconds(9), T0.plusSeconds(10));
   }
 
   @Test
   void aScanCutShortByItsLimitOnlyVouchesForWhatItRead() {
     // The newest record is at 100 but the scan stopped at 3: no hole among 0..3, so no claim.
-    JobTimerVerticle.Resume r =
-        JobTimerVerticle.resumePoint(EVERY_SECOND, seconds(0, 1, 2, 3), T0.plusSeconds(100));
+    LedgerCursor.Resume r = resume(seconds(0, 1, 2, 3), -1, 100);
     assertThat(r.cursor()).isEqualTo(T0.plusSeconds(100));
     assertThat(r.recordedAhead()).isEmpty();
   }
 
   @Test
   void anEmptyScanResumesAfterTheNewestRecord() {
-    JobTimerVerticle.Resume r =
-        JobTimerVerticle.resumePoint(EVERY_SECOND, new TreeSet<>(), T0.plusSeconds(7));
+    LedgerCursor.Resume r = resume(new TreeSet<>(), 0, 7);
     assertThat(r.cursor()).isEqualTo(T0.plusSeconds(7));
   }
 }
