@@ -214,11 +214,10 @@ final class FaultChecks {
   }
 
   /**
-   * A report per completed slot of the report job and, with {@code unfinished}, no report of a slot
-   * not completed (checked while the jobs are paused: a slot writes its report before its
-   * completion).
+   * A report per completed slot of the report job and no report of a slot not completed (checked
+   * while the jobs are paused: a slot writes its report before its completion).
    */
-  List<String> reportsMatchRuns(String job, boolean unfinished) throws SQLException {
+  List<String> reportsMatchRuns(String job) throws SQLException {
     List<String> out = new ArrayList<>();
     try (Connection c = connect();
         PreparedStatement st =
@@ -228,9 +227,7 @@ final class FaultChecks {
                     + " (SELECT slot_id FROM reports WHERE job = ?) r FULL JOIN"
                     + " (SELECT * FROM job_runs WHERE job = ?) j ON r.slot_id = j.slot_id"
                     + " WHERE (r.slot_id IS NULL AND j.status = 'COMPLETED')"
-                    + (unfinished
-                        ? " OR (r.slot_id IS NOT NULL AND j.status IS DISTINCT FROM 'COMPLETED')"
-                        : "")
+                    + " OR (r.slot_id IS NOT NULL AND j.status IS DISTINCT FROM 'COMPLETED')"
                     + " LIMIT 20")) {
       st.setString(1, job);
       st.setString(2, job);
