@@ -4,9 +4,10 @@ JAR := services/app/target/slotkeeper.jar
 
 .PHONY: run test fuzz build fmt clean chaos bench
 
-## run: build if needed, then start the service (embedded PostgreSQL and Redis unless configured)
+## run: build if needed, then start the service (embedded PostgreSQL and Redis unless configured),
+##      listening on 127.0.0.1 only unless SLOTKEEPER_BIND_ADDRESS says otherwise
 run: $(JAR)
-	java @infra/jvm.options -jar $(JAR)
+	SLOTKEEPER_BIND_ADDRESS=$${SLOTKEEPER_BIND_ADDRESS:-127.0.0.1} java @infra/jvm.options -jar $(JAR)
 
 $(JAR): $(shell find pom.xml shared-events services -name pom.xml -o -path '*/src/main/*' -type f 2>/dev/null)
 	$(MVN) -q -DskipTests install
@@ -19,7 +20,8 @@ build:
 test:
 	$(MVN) install
 
-## fuzz: the hostile-input properties (HttpFuzzIT) with FUZZ_TRIES tries each (make test: 150)
+## fuzz: the hostile-input properties (HttpFuzzIT, GrpcFuzzIT, GrpcFramingFuzzIT: gRPC framing and
+##       compression) with FUZZ_TRIES tries each (make test: 150)
 FUZZ_TRIES ?= 5000
 fuzz:
 	$(MVN) -q -DskipTests install

@@ -12,6 +12,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Reads {@code domain_event_entry} in position order, never past a gap that may still fill in.
@@ -36,10 +39,39 @@ public final class EventReader {
 
   private final Pool pool;
   private final Duration gapTimeout;
+  private final AtomicInteger subscribers = new AtomicInteger();
+  private final int subscribersPerPrincipal;
+  private final Map<String, AtomicInteger> byPrincipal = new ConcurrentHashMap<>();
 
-  public EventReader(Pool pool, Duration gapTimeout) {
+  /**
+   * A reader on {@code pool}; each principal (a token's role) may hold up to {@code
+   * subscribersPerPrincipal} live subscriptions at once.
+   */
+  public EventReader(Pool pool, Duration gapTimeout, int subscribersPerPrincipal) {
     this.pool = pool;
     this.gapTimeout = gapTimeout;
+    this.subscribersPerPrincipal = subscribersPerPrincipal;
+  }
+
+  /** The live subscriptions following the store through this reader (a gauge). */
+  public int subscribers() {
+    return subscribers.get();
+  }
+
+  /** Counts a subscription of {@code principal} in, unless it holds the most it may. */
+  void admit(String principal) {
+    AtomicInteger held = byPrincipal.computeIfAbsent(principal, p -> new AtomicInteger());
+    if (held.incrementAndGet() > subscribersPerPrincipal) {
+      held.decrementAndGet();
+      throw new SubscriberLimitException(subscribersPerPrincipal);
+    }
+    subscribers.incrementAndGet();
+  }
+
+  /** Counts a subscription of {@code principal} out. */
+  void release(String principal) {
+    byPrincipal.get(principal).decrementAndGet();
+    subscribers.decrementAndGet();
   }
 
   /** Up to {@code limit} stored events after {@code after} (up to a gap that may still fill). */

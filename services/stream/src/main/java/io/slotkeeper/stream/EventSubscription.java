@@ -53,29 +53,49 @@ public final class EventSubscription {
   private final EventReader reader;
   private final EventFilter filter;
   private final Sink sink;
+  private final String principal;
   private long position;
   private boolean cancelled;
 
   private EventSubscription(
-      Vertx vertx, EventReader reader, long after, EventFilter filter, Sink sink) {
+      Vertx vertx,
+      EventReader reader,
+      long after,
+      EventFilter filter,
+      Sink sink,
+      String principal) {
     this.vertx = vertx;
+    this.principal = principal;
     this.reader = reader;
     this.position = after;
     this.filter = filter;
     this.sink = sink;
   }
 
-  /** Starts following the store after {@code after}. */
+  /**
+   * Starts following the store after {@code after} for {@code principal} (a token's role); throws
+   * {@link SubscriberLimitException} when it already holds as many subscriptions as it may. Nothing
+   * is written to the sink before this returns.
+   */
   public static EventSubscription start(
-      Vertx vertx, EventReader reader, long after, EventFilter filter, Sink sink) {
-    EventSubscription s = new EventSubscription(vertx, reader, after, filter, sink);
+      Vertx vertx,
+      EventReader reader,
+      long after,
+      EventFilter filter,
+      Sink sink,
+      String principal) {
+    reader.admit(principal);
+    EventSubscription s = new EventSubscription(vertx, reader, after, filter, sink, principal);
     s.pump();
     return s;
   }
 
   /** Stops; no event is written after this returns. */
   public void cancel() {
-    cancelled = true;
+    if (!cancelled) {
+      cancelled = true;
+      reader.release(principal);
+    }
   }
 
   /** The position up to which every event has been considered. */
