@@ -201,6 +201,10 @@ public final class Slotkeeper implements AutoCloseable {
             "slotkeeper.event.subscribers", events, EventReader::subscribers)
         .description("Live SSE and gRPC subscriptions following the event store")
         .register(meters);
+    io.micrometer.core.instrument.FunctionCounter.builder(
+            "slotkeeper.event.pages", events, EventReader::pagesRead)
+        .description("Pages of events read for subscriptions and GET /v1/events")
+        .register(meters);
     HttpApiDependencies deps =
         new HttpApiDependencies(
             writeModel,

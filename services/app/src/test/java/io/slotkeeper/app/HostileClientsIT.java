@@ -277,11 +277,39 @@ class HostileClientsIT {
     }
   }
 
+  @Test
+  void idleSubscribersCostNoQueries() throws Exception {
+    try (GrpcTestClient grpc = new GrpcTestClient(h.app.grpcPort())) {
+      List<GrpcTestClient.Stream<SubscribeRequest, io.slotkeeper.grpc.v1.Event>> streams =
+          new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        streams.add(
+            grpc.stream(
+                EventServiceGrpcClient.Subscribe,
+                SubscribeRequest.getDefaultInstance(),
+                AppHarness.CLIENT));
+      }
+      Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> subscribers() == 5);
+      Thread.sleep(500); // each has read its first page and caught up
+      long before = metric("slotkeeper_event_pages_total");
+      Thread.sleep(2000);
+      // Polling on their own, five idle subscribers read 100 pages in 2 s.
+      assertThat(metric("slotkeeper_event_pages_total") - before).isLessThanOrEqualTo(5);
+      streams.forEach(GrpcTestClient.Stream::cancel);
+      Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> subscribers() == 0);
+    }
+  }
+
   static long subscribers() {
+    return metric("slotkeeper_event_subscribers");
+  }
+
+  /** The sum of a metric's series on /metrics. */
+  static long metric(String name) {
     String metrics = h.get("/metrics", null).body();
     return metrics
         .lines()
-        .filter(l -> l.startsWith("slotkeeper_event_subscribers{"))
+        .filter(l -> l.startsWith(name + "{"))
         .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
         .sum();
   }
