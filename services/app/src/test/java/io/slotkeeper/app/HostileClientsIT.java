@@ -6,6 +6,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.ThrowableProxyUtil;
 import ch.qos.logback.core.AppenderBase;
+import io.slotkeeper.grpc.v1.Event;
 import io.slotkeeper.grpc.v1.EventServiceGrpcClient;
 import io.slotkeeper.grpc.v1.GetOrderRequest;
 import io.slotkeeper.grpc.v1.OrderServiceGrpcClient;
@@ -219,17 +220,7 @@ class HostileClientsIT {
   @Test
   void aCancelledSubscribeStopsFollowingTheStore() throws Exception {
     try (GrpcTestClient grpc = new GrpcTestClient(h.app.grpcPort())) {
-      List<GrpcTestClient.Stream<SubscribeRequest, io.slotkeeper.grpc.v1.Event>> streams =
-          new ArrayList<>();
-      for (int i = 0; i < 5; i++) {
-        streams.add(
-            grpc.stream(
-                EventServiceGrpcClient.Subscribe,
-                SubscribeRequest.getDefaultInstance(),
-                AppHarness.CLIENT));
-      }
-      Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> subscribers() == 5);
-      streams.forEach(GrpcTestClient.Stream::cancel);
+      subscribe(grpc, 5).forEach(GrpcTestClient.Stream::cancel);
       Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> subscribers() == 0);
     }
   }
@@ -237,13 +228,7 @@ class HostileClientsIT {
   @Test
   void aSubscribeWhoseConnectionClosesStopsFollowingTheStore() throws Exception {
     GrpcTestClient grpc = new GrpcTestClient(h.app.grpcPort());
-    for (int i = 0; i < 3; i++) {
-      grpc.stream(
-          EventServiceGrpcClient.Subscribe,
-          SubscribeRequest.getDefaultInstance(),
-          AppHarness.CLIENT);
-    }
-    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> subscribers() == 3);
+    subscribe(grpc, 3);
     grpc.close();
     Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> subscribers() == 0);
   }
@@ -251,23 +236,10 @@ class HostileClientsIT {
   @Test
   void aTokenHoldsAtMostItsShareOfSubscriptions() throws Exception {
     try (GrpcTestClient grpc = new GrpcTestClient(h.app.grpcPort())) {
-      List<GrpcTestClient.Stream<SubscribeRequest, io.slotkeeper.grpc.v1.Event>> streams =
-          new ArrayList<>();
-      for (int i = 0; i < SUBSCRIBERS; i++) {
-        streams.add(
-            grpc.stream(
-                EventServiceGrpcClient.Subscribe,
-                SubscribeRequest.getDefaultInstance(),
-                AppHarness.CLIENT));
-      }
-      Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> subscribers() == SUBSCRIBERS);
-      var refused =
-          grpc.stream(
-              EventServiceGrpcClient.Subscribe,
-              SubscribeRequest.getDefaultInstance(),
-              AppHarness.CLIENT);
+      List<GrpcTestClient.Stream<SubscribeRequest, Event>> streams = subscribe(grpc, SUBSCRIBERS);
+      var refused = subscribeOnce(grpc);
       Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> refused.ended);
-      assertThat(refused.status).isEqualTo(io.vertx.grpc.common.GrpcStatus.RESOURCE_EXHAUSTED);
+      assertThat(refused.status).isEqualTo(GrpcStatus.RESOURCE_EXHAUSTED);
       assertThat(refused.message).contains("live event subscriptions (the limit)");
       var sse = h.get("/v1/events/stream", AppHarness.CLIENT);
       assertThat(sse.statusCode()).isEqualTo(429);
@@ -280,16 +252,7 @@ class HostileClientsIT {
   @Test
   void idleSubscribersCostNoQueries() throws Exception {
     try (GrpcTestClient grpc = new GrpcTestClient(h.app.grpcPort())) {
-      List<GrpcTestClient.Stream<SubscribeRequest, io.slotkeeper.grpc.v1.Event>> streams =
-          new ArrayList<>();
-      for (int i = 0; i < 5; i++) {
-        streams.add(
-            grpc.stream(
-                EventServiceGrpcClient.Subscribe,
-                SubscribeRequest.getDefaultInstance(),
-                AppHarness.CLIENT));
-      }
-      Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> subscribers() == 5);
+      List<GrpcTestClient.Stream<SubscribeRequest, Event>> streams = subscribe(grpc, 5);
       Thread.sleep(500); // each has read its first page and caught up
       long before = metric("slotkeeper_event_pages_total");
       Thread.sleep(2000);
@@ -298,6 +261,22 @@ class HostileClientsIT {
       streams.forEach(GrpcTestClient.Stream::cancel);
       Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> subscribers() == 0);
     }
+  }
+
+  /** Opens {@code n} Subscribe streams with the client token; returns once all are live. */
+  static List<GrpcTestClient.Stream<SubscribeRequest, Event>> subscribe(
+      GrpcTestClient grpc, int n) {
+    List<GrpcTestClient.Stream<SubscribeRequest, Event>> streams = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      streams.add(subscribeOnce(grpc));
+    }
+    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> subscribers() == n);
+    return streams;
+  }
+
+  static GrpcTestClient.Stream<SubscribeRequest, Event> subscribeOnce(GrpcTestClient grpc) {
+    return grpc.stream(
+        EventServiceGrpcClient.Subscribe, SubscribeRequest.getDefaultInstance(), AppHarness.CLIENT);
   }
 
   static long subscribers() {
@@ -380,15 +359,17 @@ class HostileClientsIT {
 
   @Test
   void aMalformedPercentEscapeIs400ProblemWithoutAStackTrace() throws Exception {
-    String answer = exchange("GET /v1/orders/%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-    assertThat(answer).startsWith("HTTP/1.1 400").contains("application/problem+json");
-    assertLogCostAtMost(300);
+    assertCheap400Problem("GET /v1/orders/%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
   }
 
   @Test
   void aRequestWithoutHostIs400Problem() throws Exception {
-    String answer = exchange("GET /health/live HTTP/1.1\r\nConnection: close\r\n\r\n");
-    assertThat(answer).startsWith("HTTP/1.1 400").contains("application/problem+json");
+    assertCheap400Problem("GET /health/live HTTP/1.1\r\nConnection: close\r\n\r\n");
+  }
+
+  /** The request is answered 400 problem+json and costs at most a short log line. */
+  static void assertCheap400Problem(String request) throws IOException {
+    assertThat(exchange(request)).startsWith("HTTP/1.1 400").contains("application/problem+json");
     assertLogCostAtMost(300);
   }
 
