@@ -234,6 +234,20 @@ class HostileClientsIT {
   }
 
   @Test
+  void anSseStreamWhoseConnectionClosesStopsFollowingTheStore() throws Exception {
+    try (Socket s = socket()) {
+      s.getOutputStream()
+          .write(
+              ascii(
+                  "GET /v1/events/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                      + AppHarness.CLIENT
+                      + "\r\n\r\n"));
+      Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> subscribers() == 1);
+    }
+    Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> subscribers() == 0);
+  }
+
+  @Test
   void aTokenHoldsAtMostItsShareOfSubscriptions() throws Exception {
     try (GrpcTestClient grpc = new GrpcTestClient(h.app.grpcPort())) {
       List<GrpcTestClient.Stream<SubscribeRequest, Event>> streams = subscribe(grpc, SUBSCRIBERS);
