@@ -59,7 +59,8 @@ class HostileClientsIT {
                 "SLOTKEEPER_HTTP_HEADER_TIMEOUT", "PT2S",
                 "SLOTKEEPER_HTTP_BODY_TIMEOUT", "PT1S",
                 "SLOTKEEPER_HTTP_IDLE_TIMEOUT", "PT4S",
-                "SLOTKEEPER_SUBSCRIBERS_PER_TOKEN", String.valueOf(SUBSCRIBERS)));
+                "SLOTKEEPER_SUBSCRIBERS_PER_TOKEN", String.valueOf(SUBSCRIBERS),
+                "SLOTKEEPER_GRPC_MAX_CONCURRENT_STREAMS", "50"));
     raw = new RawGrpc(h.app.grpcPort());
     capture =
         new AppenderBase<>() {
@@ -130,6 +131,11 @@ class HostileClientsIT {
     RawGrpc.Answer a = grpc(ORDER_GET, Map.of(), frame(1, gzip(new byte[] {10, 1, 'x'})), true);
     assertThat(a.status()).isEqualTo("13"); // INTERNAL
     assertThat(a.message()).contains("compressed message arrived without grpc-encoding");
+  }
+
+  @Test
+  void theGrpcPortAnnouncesItsStreamLimit() throws Exception {
+    assertThat(raw.serverMaxConcurrentStreams()).isEqualTo(50);
   }
 
   // ---- gRPC: framing and messages ----

@@ -72,6 +72,23 @@ final class RawGrpc implements AutoCloseable {
         .await(10, TimeUnit.SECONDS);
   }
 
+  /** The SETTINGS_MAX_CONCURRENT_STREAMS the server announced on a new connection. */
+  long serverMaxConcurrentStreams() throws Exception {
+    return h2.request(
+            new RequestOptions()
+                .setMethod(HttpMethod.POST)
+                .setHost("127.0.0.1")
+                .setPort(port)
+                .setURI("/grpc.health.v1.Health/Check"))
+        .compose(
+            req ->
+                req.putHeader("content-type", "application/grpc")
+                    .send(frame(0, new byte[0]))
+                    .compose(resp -> resp.body())
+                    .map(b -> req.connection().remoteSettings().getMaxConcurrentStreams()))
+        .await(10, TimeUnit.SECONDS);
+  }
+
   /** A {@code grpc-message} as the spec encodes it (percent-encoded UTF-8 bytes), decoded. */
   static String decode(String message) {
     if (message == null) {
