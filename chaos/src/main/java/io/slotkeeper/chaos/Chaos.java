@@ -124,7 +124,7 @@ public final class Chaos {
     Path jobs = dataDir.resolve("jobs.yaml");
     Files.writeString(jobs, jobsFile());
     Map<String, String> env = new LinkedHashMap<>();
-    env.put("SLOTKEEPER_PG_URL", pg.endpoint().toString());
+    env.put("SLOTKEEPER_PG_URL", pg.endpoint().url());
     env.put("SLOTKEEPER_REDIS_URL", "redis://127.0.0.1:" + redisPort);
     env.put("SLOTKEEPER_CLIENT_TOKEN", CLIENT_TOKEN);
     env.put("SLOTKEEPER_OPERATOR_TOKEN", OPERATOR_TOKEN);
