@@ -4,9 +4,11 @@ JAR := services/app/target/slotkeeper.jar
 
 .PHONY: run test fuzz faults build fmt clean chaos bench
 
-## run: build if needed, then start the service (embedded PostgreSQL and Redis unless configured);
-##      logs are readable text on a terminal, JSON lines otherwise, unless SLOTKEEPER_LOG_FORMAT says
+## run: build if needed, then start the service (embedded PostgreSQL and Redis unless configured),
+##      listening on 127.0.0.1 only unless SLOTKEEPER_BIND_ADDRESS says otherwise; logs are readable
+##      text on a terminal, JSON lines otherwise, unless SLOTKEEPER_LOG_FORMAT says
 run: $(JAR)
+	SLOTKEEPER_BIND_ADDRESS=$${SLOTKEEPER_BIND_ADDRESS:-127.0.0.1} \
 	SLOTKEEPER_LOG_FORMAT=$${SLOTKEEPER_LOG_FORMAT:-$$([ -t 1 ] && echo text || echo json)} \
 	  java @infra/jvm.options -jar $(JAR)
 
@@ -21,7 +23,8 @@ build:
 test:
 	$(MVN) install
 
-## fuzz: the hostile-input properties (HttpFuzzIT) with FUZZ_TRIES tries each (make test: 150)
+## fuzz: the hostile-input properties (HttpFuzzIT, GrpcFuzzIT, GrpcFramingFuzzIT: gRPC framing and
+##       compression) with FUZZ_TRIES tries each (make test: 150)
 FUZZ_TRIES ?= 5000
 fuzz:
 	$(MVN) -q -DskipTests install

@@ -151,7 +151,7 @@ public final class Chaos {
         "SLOTKEEPER_PG_URL",
         new PostgresEndpoint(
                 pgProxy.host(), pgProxy.port(), direct.database(), direct.user(), direct.password())
-            .toString());
+            .url());
     env.put("SLOTKEEPER_REDIS_URL", "redis://" + redisProxy.host() + ":" + redisProxy.port());
     env.put("SLOTKEEPER_CLIENT_TOKEN", CLIENT_TOKEN);
     env.put("SLOTKEEPER_OPERATOR_TOKEN", OPERATOR_TOKEN);

@@ -14,6 +14,7 @@ import io.slotkeeper.api.http.auth.Tokens;
 import io.slotkeeper.domain.WriteModel;
 import io.slotkeeper.idempotency.IdempotencyStore;
 import io.slotkeeper.leases.RedisLeases;
+import io.slotkeeper.metrics.BoundedLabels;
 import io.slotkeeper.metrics.SlotkeeperMetrics;
 import io.slotkeeper.platform.Infrastructure;
 import io.slotkeeper.platform.axon.EventPositions;
@@ -52,6 +53,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -95,6 +97,7 @@ public final class Slotkeeper implements AutoCloseable {
     toClose.push(infra);
     PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     meters.config().commonTags("instance_id", config.instanceId());
+    meters.config().meterFilter(BoundedLabels.filter());
     new JvmMemoryMetrics().bindTo(meters);
     new JvmGcMetrics().bindTo(meters);
     new JvmThreadMetrics().bindTo(meters);
@@ -194,6 +197,16 @@ public final class Slotkeeper implements AutoCloseable {
         new Tokens(
             config.clientToken().orElseGet(() -> generated("client")),
             config.operatorToken().orElseGet(() -> generated("operator")));
+    EventReader events =
+        new EventReader(pool, config.streamGapTimeout(), config.limits().subscribersPerToken());
+    io.micrometer.core.instrument.Gauge.builder(
+            "slotkeeper.event.subscribers", events, EventReader::subscribers)
+        .description("Live SSE and gRPC subscriptions following the event store")
+        .register(meters);
+    io.micrometer.core.instrument.FunctionCounter.builder(
+            "slotkeeper.event.pages", events, EventReader::pagesRead)
+        .description("Pages of events read for subscriptions and GET /v1/events")
+        .register(meters);
     HttpApiDependencies deps =
         new HttpApiDependencies(
             writeModel,
@@ -217,27 +230,40 @@ public final class Slotkeeper implements AutoCloseable {
             metrics,
             meters::scrape,
             Duration.ofSeconds(15),
-            new EventReader(pool, config.streamGapTimeout()));
+            events);
     // Several instances of each API on its port (Vert.x shares the bound socket among them and
     // hands connections round-robin): a single event loop would parse, authenticate and answer
     // every request on one core.
+    SlotkeeperConfig.ClientLimits limits = config.limits();
+    DeploymentOptions httpOptions =
+        listenOn(config.httpPort(), -1, limits.bindAddress()).setInstances(config.httpEventLoops());
+    httpOptions
+        .getConfig()
+        .put("h2c", limits.httpH2c())
+        .put("maxConnections", limits.httpMaxConnections())
+        .put("idleTimeoutMillis", limits.httpIdleTimeout().toMillis())
+        .put("headerTimeoutMillis", limits.httpHeaderTimeout().toMillis())
+        .put("bodyTimeoutMillis", limits.httpBodyTimeout().toMillis());
+    AtomicInteger httpConnections = new AtomicInteger();
     List<HttpApiVerticle> https =
         deployShared(
-            vertx,
-            () -> new HttpApiVerticle(deps),
-            listenOn(config.httpPort(), -1).setInstances(config.httpEventLoops()),
-            "the HTTP API");
+            vertx, () -> new HttpApiVerticle(deps, httpConnections), httpOptions, "the HTTP API");
     httpPort = https.get(0).actualPort();
     // gRPC keeps each connection (HTTP/2) on the instance that accepted it; several connections
     // spread over the instances as HTTP's do.
     DeploymentOptions grpcOptions =
-        listenOn(config.grpcPort(), -2).setInstances(config.httpEventLoops());
+        listenOn(config.grpcPort(), -2, limits.bindAddress()).setInstances(config.httpEventLoops());
     grpcOptions
         .getConfig()
         .put("keepAliveMillis", config.grpcKeepAlive().toMillis())
-        .put("keepAliveTimeoutMillis", config.grpcKeepAliveTimeout().toMillis());
+        .put("keepAliveTimeoutMillis", config.grpcKeepAliveTimeout().toMillis())
+        .put("maxConnections", limits.grpcMaxConnections())
+        .put("maxConcurrentStreams", limits.grpcMaxConcurrentStreams())
+        .put("maxMessageBytes", limits.grpcMaxMessageBytes());
+    AtomicInteger grpcConnections = new AtomicInteger();
     grpcInstances =
-        deployShared(vertx, () -> new GrpcApiVerticle(deps), grpcOptions, "the gRPC API");
+        deployShared(
+            vertx, () -> new GrpcApiVerticle(deps, grpcConnections), grpcOptions, "the gRPC API");
     grpcPort = grpcInstances.get(0).actualPort();
     // Undeploy every verticle first on close, while Redis and the write side still answer: the
     // APIs stop taking requests and each timer releases its lease, so another instance takes the
@@ -245,8 +271,9 @@ public final class Slotkeeper implements AutoCloseable {
     // client before it undeploys the verticles, and their releases would fail.
     toClose.push(() -> undeployAll(vertx));
     log.info(
-        "slotkeeper instance {} ready on http://127.0.0.1:{} (gRPC on port {})",
+        "slotkeeper instance {} ready on http://{}:{} (gRPC on port {})",
         config.instanceId(),
+        limits.bindAddress(),
         httpPort,
         grpcPort);
   }
@@ -280,9 +307,9 @@ public final class Slotkeeper implements AutoCloseable {
    * sharedRandom}, a negative port: Vert.x binds one random port for all servers that ask for the
    * same negative value, so the instances of one API share theirs and HTTP and gRPC get two.
    */
-  private static DeploymentOptions listenOn(int port, int sharedRandom) {
+  private static DeploymentOptions listenOn(int port, int sharedRandom, String host) {
     return new DeploymentOptions()
-        .setConfig(new JsonObject().put("port", port == 0 ? sharedRandom : port));
+        .setConfig(new JsonObject().put("port", port == 0 ? sharedRandom : port).put("host", host));
   }
 
   private static <T> T await(Future<T> future, String what) {

@@ -31,9 +31,7 @@ final class AppHarness implements AutoCloseable {
   AppHarness(String purpose, PostgresEndpoint db, Map<String, String> extraEnv) {
     this.db = db;
     Map<String, String> env = new HashMap<>();
-    env.put(
-        "SLOTKEEPER_PG_URL",
-        "postgresql://" + db.user() + "@" + db.host() + ":" + db.port() + "/" + db.database());
+    env.put("SLOTKEEPER_PG_URL", db.url());
     env.put("SLOTKEEPER_REDIS_URL", TestInfra.redis().connectionString());
     env.put("SLOTKEEPER_HTTP_PORT", "0");
     env.put("SLOTKEEPER_GRPC_PORT", "0");
@@ -110,8 +108,8 @@ final class AppHarness implements AutoCloseable {
 
   /**
    * Like {@link #stateFingerprint()}, but not counting keys that hold a saved rejection (4xx): a
-   * well-formed request refused by the domain (unknown order, wrong state) saves its answer under
-   * its key, as the Idempotency-Key semantics require, without any effect.
+   * well-formed request refused by the domain (wrong state; not a 404) saves its answer under its
+   * key, as the Idempotency-Key semantics require, without any effect.
    */
   String effectsFingerprint() {
     return fingerprint("NOT (state = 'COMPLETED' AND response_status >= 400)");

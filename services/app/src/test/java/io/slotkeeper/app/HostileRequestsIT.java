@@ -28,7 +28,8 @@ class HostileRequestsIT {
 
   @BeforeAll
   static void start() {
-    h = new AppHarness("hostile_http", Map.of());
+    // One test speaks HTTP/2 (h2c, prior knowledge) to the REST port: off by default.
+    h = new AppHarness("hostile_http", Map.of("SLOTKEEPER_HTTP_H2C", "true"));
   }
 
   @AfterAll

@@ -32,9 +32,9 @@ import net.jqwik.api.lifecycle.BeforeContainer;
  * {@code make fuzz}).
  *
  * <p>Allowed statuses: 400, 401, 403, 404, 405, 409, 413, 415, 422, and 414/431 (URI or headers too
- * long, answered by the HTTP codec before routing, hence not problem+json). Reads may also answer
- * 200. "State" is {@link AppHarness#effectsFingerprint()}: a well-formed request the domain refuses
- * (404 unknown order, 409 wrong state) saves its rejection under its key; nothing else may change.
+ * long, answered before routing, problem+json too). Reads may also answer 200. "State" is {@link
+ * AppHarness#effectsFingerprint()}: a well-formed request the domain refuses (409 wrong state)
+ * saves its rejection under its key (a 404 does not); nothing else may change.
  */
 class HttpFuzzIT {
 

@@ -42,6 +42,11 @@ class JvmOptionsTest {
   }
 
   @Test
+  void aJvmOutOfHeapExitsSoItIsRestarted() throws IOException {
+    assertThat(options()).contains("-XX:+ExitOnOutOfMemoryError");
+  }
+
+  @Test
   void theDeploymentAndMakeRunUseTheSameOptions() throws IOException {
     String deployment = Files.readString(ObservabilityIT.INFRA.resolve("k8s/slotkeeper.yaml"));
     String args =

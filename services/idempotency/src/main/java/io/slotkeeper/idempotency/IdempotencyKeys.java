@@ -13,6 +13,26 @@ public final class IdempotencyKeys {
 
   private IdempotencyKeys() {}
 
+  /**
+   * The key as both protocols read it: without the spaces and tabs around it. HTTP/1.1 cannot carry
+   * them (a header value's surrounding whitespace is not part of it), so gRPC's field and metadata,
+   * and HTTP/2's header, drop them too: {@code " k "} and {@code "k"} are one key everywhere.
+   */
+  public static String normalize(String raw) {
+    if (raw == null) {
+      return null;
+    }
+    int start = 0;
+    int end = raw.length();
+    while (start < end && (raw.charAt(start) == ' ' || raw.charAt(start) == '\t')) {
+      start++;
+    }
+    while (end > start && (raw.charAt(end - 1) == ' ' || raw.charAt(end - 1) == '\t')) {
+      end--;
+    }
+    return raw.substring(start, end);
+  }
+
   /** Null when the key is acceptable, else why it is not. */
   public static String problemWith(String key) {
     if (key == null || key.isBlank()) {

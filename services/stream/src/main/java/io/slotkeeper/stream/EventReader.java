@@ -2,6 +2,7 @@ package io.slotkeeper.stream;
 
 import io.slotkeeper.events.StreamIds;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
@@ -12,6 +13,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Reads {@code domain_event_entry} in position order, never past a gap that may still fill in.
@@ -40,12 +46,89 @@ public final class EventReader {
           + " (extract(epoch from clock_timestamp()) * 1000)::bigint AS db_now"
           + " FROM domain_event_entry WHERE global_index > $1 ORDER BY global_index LIMIT $2";
 
+  private static final String HEAD =
+      "SELECT coalesce(max(global_index), 0) AS head FROM domain_event_entry";
+
+  /** How often the one head query of an instance runs while anyone subscribes. */
+  static final long HEAD_MILLIS = 100;
+
   private final Pool pool;
   private final Duration gapTimeout;
+  private final AtomicInteger subscribers = new AtomicInteger();
+  private final AtomicLong pages = new AtomicLong();
+  private final AtomicBoolean watchingHead = new AtomicBoolean();
+  private volatile long head = -1;
+  private volatile boolean headInFlight;
+  private final int subscribersPerPrincipal;
+  private final Map<String, AtomicInteger> byPrincipal = new ConcurrentHashMap<>();
 
-  public EventReader(Pool pool, Duration gapTimeout) {
+  /**
+   * A reader on {@code pool}; each principal (a token's role) may hold up to {@code
+   * subscribersPerPrincipal} live subscriptions at once.
+   */
+  public EventReader(Pool pool, Duration gapTimeout, int subscribersPerPrincipal) {
     this.pool = pool;
     this.gapTimeout = gapTimeout;
+    this.subscribersPerPrincipal = subscribersPerPrincipal;
+  }
+
+  /** The live subscriptions following the store through this reader (a gauge). */
+  public int subscribers() {
+    return subscribers.get();
+  }
+
+  /** The pages read so far (a counter: what subscriptions and pages cost the store). */
+  public long pagesRead() {
+    return pages.get();
+  }
+
+  /**
+   * Starts, once per reader, the one query that follows the store's head while anyone subscribes:
+   * an idle subscription waits for the head to pass its position instead of reading a page every
+   * {@value #HEAD_MILLIS} ms itself, so idle subscribers cost memory, not queries.
+   */
+  void watchHead(Vertx vertx) {
+    if (watchingHead.compareAndSet(false, true)) {
+      vertx.setPeriodic(
+          HEAD_MILLIS,
+          id -> {
+            if (subscribers.get() == 0 || headInFlight) {
+              return;
+            }
+            headInFlight = true;
+            pool.query(HEAD)
+                .execute()
+                .onComplete(
+                    rows -> {
+                      headInFlight = false;
+                      if (rows.succeeded()) {
+                        head = rows.result().iterator().next().getLong("head");
+                      }
+                    });
+          });
+    }
+  }
+
+  /** Whether the store may hold an event after {@code position} (or its head is not known yet). */
+  boolean mayHaveAfter(long position) {
+    long h = head;
+    return h < 0 || h > position;
+  }
+
+  /** Counts a subscription of {@code principal} in, unless it holds the most it may. */
+  void admit(String principal) {
+    AtomicInteger held = byPrincipal.computeIfAbsent(principal, p -> new AtomicInteger());
+    if (held.incrementAndGet() > subscribersPerPrincipal) {
+      held.decrementAndGet();
+      throw new SubscriberLimitException(subscribersPerPrincipal);
+    }
+    subscribers.incrementAndGet();
+  }
+
+  /** Counts a subscription of {@code principal} out. */
+  void release(String principal) {
+    byPrincipal.get(principal).decrementAndGet();
+    subscribers.decrementAndGet();
   }
 
   /**
@@ -62,6 +145,7 @@ public final class EventReader {
 
   private Future<EventPage> scan(
       long after, int limit, EventFilter filter, int chunk, List<StreamEvent> events, int scanned) {
+    pages.incrementAndGet();
     return pool.preparedQuery(PAGE)
         .execute(Tuple.of(after, chunk))
         .compose(

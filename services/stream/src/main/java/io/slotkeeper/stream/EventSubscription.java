@@ -9,9 +9,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Follows the event store from a position and hands every event after it, in order and once, to a
- * sink (an SSE response, a gRPC stream). It polls the {@link EventReader} (every {@value
- * #IDLE_MILLIS} ms when idle, at once while there is more), respects the sink's back-pressure, and
- * stops when {@link #cancel()} is called (the subscriber went away). Runs on the caller's context.
+ * sink (an SSE response, a gRPC stream). It reads pages from the {@link EventReader} at once while
+ * there is more; caught up, it waits (checking every {@value #IDLE_MILLIS} ms, no query) until the
+ * reader's one head query per instance sees the store pass its position. It respects the sink's
+ * back-pressure, and stops when {@link #cancel()} is called (the subscriber went away). Runs on the
+ * caller's context.
  */
 public final class EventSubscription {
 
@@ -53,34 +55,67 @@ public final class EventSubscription {
   private final EventReader reader;
   private final EventFilter filter;
   private final Sink sink;
+  private final String principal;
   private long position;
   private boolean cancelled;
 
   private EventSubscription(
-      Vertx vertx, EventReader reader, long after, EventFilter filter, Sink sink) {
+      Vertx vertx,
+      EventReader reader,
+      long after,
+      EventFilter filter,
+      Sink sink,
+      String principal) {
     this.vertx = vertx;
+    this.principal = principal;
     this.reader = reader;
     this.position = after;
     this.filter = filter;
     this.sink = sink;
   }
 
-  /** Starts following the store after {@code after}. */
+  /**
+   * Starts following the store after {@code after} for {@code principal} (a token's role); throws
+   * {@link SubscriberLimitException} when it already holds as many subscriptions as it may. Nothing
+   * is written to the sink before this returns.
+   */
   public static EventSubscription start(
-      Vertx vertx, EventReader reader, long after, EventFilter filter, Sink sink) {
-    EventSubscription s = new EventSubscription(vertx, reader, after, filter, sink);
+      Vertx vertx,
+      EventReader reader,
+      long after,
+      EventFilter filter,
+      Sink sink,
+      String principal) {
+    reader.admit(principal);
+    reader.watchHead(vertx);
+    EventSubscription s = new EventSubscription(vertx, reader, after, filter, sink, principal);
     s.pump();
     return s;
   }
 
   /** Stops; no event is written after this returns. */
   public void cancel() {
-    cancelled = true;
+    if (!cancelled) {
+      cancelled = true;
+      reader.release(principal);
+    }
   }
 
   /** The position up to which every event has been considered. */
   public long position() {
     return position;
+  }
+
+  /** Caught up: reads again once the instance's head query saw the store pass the position. */
+  private void idle() {
+    if (cancelled) {
+      return;
+    }
+    if (reader.mayHaveAfter(position)) {
+      pump();
+    } else {
+      vertx.setTimer(IDLE_MILLIS, id -> idle());
+    }
   }
 
   private void pump() {
@@ -104,7 +139,7 @@ public final class EventSubscription {
               } else if (progressed) {
                 vertx.runOnContext(v -> pump());
               } else {
-                vertx.setTimer(IDLE_MILLIS, id -> pump());
+                vertx.setTimer(IDLE_MILLIS, id -> idle());
               }
             })
         .onFailure(

@@ -52,35 +52,46 @@ final class EventGrpcService {
         });
     b.bind(
         EventServiceGrpcService.Subscribe,
-        request -> request.handler(msg -> subscribe(calls, vertx, reader, request, msg)));
+        request ->
+            request.messageHandler(
+                message -> {
+                  try {
+                    Role role = calls.authorize(request, Role.CLIENT);
+                    subscribe(
+                        vertx,
+                        reader,
+                        request,
+                        GrpcCalls.decode(EventServiceGrpcService.Subscribe, message),
+                        role);
+                  } catch (RuntimeException e) {
+                    // Bad token, malformed request, a bad position, too many subscriptions.
+                    GrpcCalls.fail(request.response(), e);
+                  }
+                }));
     return b.build();
   }
 
   private static void subscribe(
-      GrpcCalls calls,
       Vertx vertx,
       EventReader reader,
       GrpcServerRequest<io.slotkeeper.grpc.v1.SubscribeRequest, Event> request,
-      io.slotkeeper.grpc.v1.SubscribeRequest msg) {
+      io.slotkeeper.grpc.v1.SubscribeRequest msg,
+      Role role) {
     GrpcServerResponse<io.slotkeeper.grpc.v1.SubscribeRequest, Event> response = request.response();
-    long after;
-    try {
-      calls.authorize(request, Role.CLIENT);
-      after = QueryParams.inRange("after", msg.getAfter(), 0, Long.MAX_VALUE);
-    } catch (RuntimeException e) {
-      GrpcCalls.fail(response, e);
-      return;
-    }
+    long after = QueryParams.inRange("after", msg.getAfter(), 0, Long.MAX_VALUE);
     EventSubscription subscription =
         EventSubscription.start(
             vertx,
             reader,
             after,
             filter(msg.getAggregateTypesList(), msg.getEventTypesList()),
-            EventSubscription.Sink.to(response, EventGrpcService::event));
-    // The client cancelled or went away: stop following the store.
+            EventSubscription.Sink.to(response, EventGrpcService::event),
+            role.name());
+    // The client cancelled (RST_STREAM: Vert.x reports it as a GrpcError to the request's error
+    // handler, not as an exception) or went away (the connection closed): stop following the store.
     request.exceptionHandler(e -> subscription.cancel());
     response.exceptionHandler(e -> subscription.cancel());
+    request.errorHandler(e -> subscription.cancel());
   }
 
   static EventFilter filter(List<String> aggregateTypes, List<String> eventTypes) {

@@ -3,14 +3,18 @@ package io.slotkeeper.api.grpc;
 import io.slotkeeper.api.http.ApiOperations;
 import io.slotkeeper.api.http.HttpApiDependencies;
 import io.slotkeeper.api.http.auth.BearerAuth;
+import io.slotkeeper.api.http.limits.ConnectionGate;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.http.Http2Settings;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.grpc.server.GrpcServer;
+import io.vertx.grpc.server.GrpcServerOptions;
 import io.vertx.grpc.server.Service;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,17 +31,21 @@ public final class GrpcApiVerticle extends VerticleBase {
   private static final Logger log = LoggerFactory.getLogger(GrpcApiVerticle.class);
 
   private final HttpApiDependencies deps;
+  private final AtomicInteger openConnections;
   private HttpServer server;
 
-  public GrpcApiVerticle(HttpApiDependencies deps) {
+  /** One instance of the API; {@code openConnections} is shared by all instances on the port. */
+  public GrpcApiVerticle(HttpApiDependencies deps, AtomicInteger openConnections) {
     this.deps = deps;
+    this.openConnections = openConnections;
   }
 
   @Override
   public Future<?> start() {
     int port = config().getInteger("port", 9090);
     ApiOperations ops = ApiOperations.create(vertx, deps);
-    GrpcCalls calls = new GrpcCalls(new BearerAuth(deps.tokens()));
+    BearerAuth auth = new BearerAuth(deps.tokens());
+    GrpcCalls calls = new GrpcCalls(auth);
     List<Service> services =
         List.of(
             OrderGrpcService.create(calls, ops.orders()),
@@ -46,7 +54,9 @@ public final class GrpcApiVerticle extends VerticleBase {
             JobGrpcService.create(calls, ops.jobs()),
             EventGrpcService.create(calls, vertx, deps.events()));
 
-    GrpcServer grpc = GrpcServer.server(vertx);
+    int maxMessageBytes = config().getInteger("maxMessageBytes", 256 * 1024);
+    GrpcServer grpc =
+        GrpcServer.server(vertx, new GrpcServerOptions().setMaxMessageSize(maxMessageBytes));
     services.forEach(grpc::addService);
     // SERVING while PostgreSQL (every operation's store) answers, for each service and the blank
     // name alike.
@@ -60,15 +70,27 @@ public final class GrpcApiVerticle extends VerticleBase {
             vertx,
             Duration.ofMillis(config().getLong("keepAliveMillis", 30_000L)),
             Duration.ofMillis(config().getLong("keepAliveTimeoutMillis", 20_000L)));
+    HttpServerOptions options =
+        new HttpServerOptions()
+            .setPort(port)
+            .setHost(config().getString("host", "0.0.0.0"))
+            .setInitialSettings(
+                new Http2Settings()
+                    .setMaxConcurrentStreams(config().getInteger("maxConcurrentStreams", 100)));
     return vertx
-        .createHttpServer(new HttpServerOptions().setPort(port).setHost("0.0.0.0"))
-        .connectionHandler(keepAlive)
-        .requestHandler(grpc)
+        .createHttpServer(options)
+        .connectionHandler(
+            ConnectionGate.of(
+                openConnections,
+                config().getInteger("maxConnections", 256),
+                "gRPC API",
+                keepAlive::start))
+        .requestHandler(new GrpcGuard(grpc, auth, maxMessageBytes))
         .listen()
         .onSuccess(
             s -> {
               server = s;
-              log.info("gRPC API listening on port {}", s.actualPort());
+              log.info("gRPC API listening on {}:{}", options.getHost(), s.actualPort());
             });
   }
 

@@ -8,9 +8,12 @@ import io.slotkeeper.api.http.auth.Role;
 import io.slotkeeper.api.http.problem.ApiProblem;
 import io.slotkeeper.api.http.problem.Problems;
 import io.slotkeeper.api.http.support.IdempotentCommands.Outcome;
+import io.slotkeeper.idempotency.IdempotencyKeys;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.json.JsonObject;
+import io.vertx.grpc.common.CodecException;
+import io.vertx.grpc.common.GrpcMessage;
 import io.vertx.grpc.common.ServiceMethod;
 import io.vertx.grpc.server.GrpcServerRequest;
 import io.vertx.grpc.server.GrpcServerResponse;
@@ -40,9 +43,15 @@ final class GrpcCalls {
     this.auth = auth;
   }
 
-  /** The idempotency key: the request's field, else the {@code idempotency-key} metadata. */
+  /**
+   * The idempotency key: the request's field, else the {@code idempotency-key} metadata; without
+   * surrounding spaces, as over HTTP ({@link IdempotencyKeys#normalize}).
+   */
   static String key(String field, MultiMap headers) {
-    return field != null && !field.isEmpty() ? field : headers.get(KEY_METADATA);
+    String key = IdempotencyKeys.normalize(field);
+    return key != null && !key.isEmpty()
+        ? key
+        : IdempotencyKeys.normalize(headers.get(KEY_METADATA));
   }
 
   /** Binds a mutating RPC: an idempotent operation whose saved answer becomes the response. */
@@ -91,12 +100,12 @@ final class GrpcCalls {
     service.bind(
         method,
         request ->
-            request.handler(
-                msg -> {
+            request.messageHandler(
+                message -> {
                   Future<Resp> answer;
                   try {
                     authorize(request, role);
-                    answer = call.apply(msg, request);
+                    answer = call.apply(decode(method, message), request);
                   } catch (RuntimeException e) {
                     answer = Future.failedFuture(e);
                   }
@@ -106,15 +115,33 @@ final class GrpcCalls {
                 }));
   }
 
-  /** Checks the caller's bearer token (throws a 401/403 problem). */
-  void authorize(GrpcServerRequest<?, ?> request, Role role) {
-    auth.check(request.headers().get("authorization"), role);
+  /** Checks the caller's bearer token (throws a 401/403 problem); returns the caller's role. */
+  Role authorize(GrpcServerRequest<?, ?> request, Role role) {
+    return auth.check(request.headers().get("authorization"), role);
   }
 
-  /** Ends the call with the failure's gRPC status and a message a caller can act on. */
+  /**
+   * The request message, decoded after the caller was authorized; a malformed one (bad protobuf,
+   * invalid UTF-8 in a string) is INVALID_ARGUMENT with the parser's reason, not a stream reset.
+   */
+  static <Req> Req decode(ServiceMethod<Req, ?> method, GrpcMessage message) {
+    try {
+      return method.decoder().decode(message);
+    } catch (CodecException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      throw new ApiProblem(
+          400, "Bad Request", "the request message is malformed: " + cause.getMessage());
+    }
+  }
+
+  /**
+   * Ends the call with the failure's gRPC status and a message a caller can act on, encoded as the
+   * spec says (Vert.x's own encoding of {@code statusMessage} escapes spaces and colons).
+   */
   static void fail(GrpcServerResponse<?, ?> response, Throwable failure) {
     ApiProblem p = Problems.from(failure);
-    response.status(GrpcStatuses.of(p)).statusMessage(GrpcStatuses.message(p)).end();
+    response.trailers().set("grpc-message", GrpcMessages.encode(GrpcStatuses.message(p)));
+    response.status(GrpcStatuses.of(p)).end();
   }
 
   /** The message of a 2xx answer; the problem of an error answer (saved errors replay too). */

@@ -35,6 +35,7 @@ public final class GrpcStatuses {
             ? GrpcStatus.ALREADY_EXISTS
             : GrpcStatus.FAILED_PRECONDITION;
       case 413:
+      case 429:
         return GrpcStatus.RESOURCE_EXHAUSTED;
       case 422:
         // Rule violated, key reused for another request, not a slot: the request is well formed

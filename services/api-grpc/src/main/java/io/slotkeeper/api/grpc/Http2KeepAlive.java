@@ -1,6 +1,5 @@
 package io.slotkeeper.api.grpc;
 
-import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpConnection;
@@ -16,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * end instead of following the store for nobody. Like grpc-java's {@code keepAliveTime}/{@code
  * keepAliveTimeout}; a zero interval turns it off.
  */
-final class Http2KeepAlive implements Handler<HttpConnection> {
+final class Http2KeepAlive {
 
   private static final Logger log = LoggerFactory.getLogger(Http2KeepAlive.class);
 
@@ -30,11 +29,14 @@ final class Http2KeepAlive implements Handler<HttpConnection> {
     this.timeoutMillis = timeout.toMillis();
   }
 
-  @Override
-  public void handle(HttpConnection conn) {
-    if (intervalMillis > 0) {
-      new Pinger(conn).start();
+  /** Starts pinging a new connection; returns what to run when it closes. */
+  Runnable start(HttpConnection conn) {
+    if (intervalMillis <= 0) {
+      return () -> {};
     }
+    Pinger pinger = new Pinger(conn);
+    pinger.start();
+    return pinger::closed;
   }
 
   /** One connection's pings; everything runs on the connection's event loop. */
@@ -50,12 +52,12 @@ final class Http2KeepAlive implements Handler<HttpConnection> {
 
     void start() {
       periodic = vertx.setPeriodic(intervalMillis, id -> ping());
-      conn.closeHandler(
-          v -> {
-            closed = true;
-            vertx.cancelTimer(periodic);
-            vertx.cancelTimer(deadline);
-          });
+    }
+
+    void closed() {
+      closed = true;
+      vertx.cancelTimer(periodic);
+      vertx.cancelTimer(deadline);
     }
 
     private void ping() {

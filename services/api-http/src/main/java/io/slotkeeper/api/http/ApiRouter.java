@@ -1,16 +1,19 @@
 package io.slotkeeper.api.http;
 
+import io.netty.handler.codec.DecoderException;
 import io.slotkeeper.api.http.admin.AdminRoutes;
 import io.slotkeeper.api.http.auth.BearerAuth;
 import io.slotkeeper.api.http.events.EventRoutes;
 import io.slotkeeper.api.http.health.HealthRoutes;
 import io.slotkeeper.api.http.inventory.InventoryRoutes;
 import io.slotkeeper.api.http.jobs.JobRoutes;
+import io.slotkeeper.api.http.limits.RequestTimeouts;
 import io.slotkeeper.api.http.orders.OrderRoutes;
 import io.slotkeeper.api.http.problem.ApiProblem;
 import io.slotkeeper.api.http.problem.Problems;
 import io.slotkeeper.api.http.refunds.RefundRoutes;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClosedException;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
@@ -18,16 +21,21 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Assembles every route, and the one place where failures become problem+json. */
 public final class ApiRouter {
+
+  private static final Logger log = LoggerFactory.getLogger(ApiRouter.class);
 
   public static final int MAX_BODY_BYTES = 64 * 1024;
 
   private ApiRouter() {}
 
-  public static Router create(Vertx vertx, HttpApiDependencies deps) {
+  public static Router create(Vertx vertx, HttpApiDependencies deps, RequestTimeouts timeouts) {
     Router router = Router.router(vertx);
+    router.route().handler(timeouts::bodyClock);
     // Refuse non-JSON bodies before BodyHandler: it would decode forms and multipart (with their
     // own limits and failure modes) before any route could refuse the media type.
     router.route().handler(ApiRouter::jsonBodiesOnly);
@@ -95,7 +103,21 @@ public final class ApiRouter {
   }
 
   private static void failure(RoutingContext ctx) {
-    if (ctx.failure() != null) {
+    Throwable failure = ctx.failure();
+    if (failure instanceof HttpClosedException || ctx.response().closed()) {
+      // The client went away (mid-body, say): nobody to answer, nothing of ours went wrong.
+      log.debug("client gone before its answer: {}", String.valueOf(failure));
+      return;
+    }
+    if (failure instanceof DecoderException) {
+      // The HTTP decoder refused the rest of the request (a chunk line ending in a bare LF): the
+      // connection cannot carry another request.
+      ctx.response().putHeader("Connection", "close");
+      Problems.send(
+          ctx, ApiProblem.badRequest("the request could not be read: " + failure.getMessage()));
+      return;
+    }
+    if (failure != null) {
       Problems.send(ctx, Problems.from(ctx.failure()));
     } else if (ctx.statusCode() == 413) {
       Problems.send(

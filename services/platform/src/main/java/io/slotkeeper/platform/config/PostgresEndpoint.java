@@ -55,6 +55,19 @@ public record PostgresEndpoint(
     return new PostgresEndpoint(host, port, otherDatabase, user, password);
   }
 
+  /**
+   * The endpoint as a {@code postgresql://} URL with its password, for the environment of a process
+   * started with it ({@link #toString()} leaves the password out).
+   */
+  public String url() {
+    String credentials = password.isEmpty() ? encode(user) : encode(user) + ":" + encode(password);
+    return "postgresql://" + credentials + "@" + host + ":" + port + "/" + database;
+  }
+
+  private static String encode(String s) {
+    return java.net.URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
   @Override
   public String toString() {
     // Never print the password.

@@ -43,7 +43,43 @@ public record SlotkeeperConfig(
     int httpEventLoops,
     int aggregateCacheSize,
     Duration grpcKeepAlive,
-    Duration grpcKeepAliveTimeout) {
+    Duration grpcKeepAliveTimeout,
+    ClientLimits limits) {
+
+  /**
+   * What one client may hold or send: the bind address, the HTTP connection cap and timeouts, the
+   * gRPC connection and stream caps, the largest gRPC message (decompressed) and the live
+   * subscriptions one token may hold. See docs/operations.md#limits-on-clients.
+   */
+  public record ClientLimits(
+      String bindAddress,
+      boolean httpH2c,
+      int httpMaxConnections,
+      Duration httpIdleTimeout,
+      Duration httpHeaderTimeout,
+      Duration httpBodyTimeout,
+      int grpcMaxConnections,
+      int grpcMaxConcurrentStreams,
+      int grpcMaxMessageBytes,
+      int subscribersPerToken) {
+
+    private static ClientLimits read(Settings s) {
+      return new ClientLimits(
+          s.address("SLOTKEEPER_BIND_ADDRESS", "0.0.0.0"),
+          s.bool("SLOTKEEPER_HTTP_H2C", false),
+          s.intRange("SLOTKEEPER_HTTP_MAX_CONNECTIONS", 768, 1, 1_000_000),
+          s.duration(
+              "SLOTKEEPER_HTTP_IDLE_TIMEOUT", Duration.ofSeconds(120), Duration.ofSeconds(1)),
+          s.duration(
+              "SLOTKEEPER_HTTP_HEADER_TIMEOUT", Duration.ofSeconds(10), Duration.ofMillis(100)),
+          s.duration(
+              "SLOTKEEPER_HTTP_BODY_TIMEOUT", Duration.ofSeconds(30), Duration.ofMillis(100)),
+          s.intRange("SLOTKEEPER_GRPC_MAX_CONNECTIONS", 256, 1, 1_000_000),
+          s.intRange("SLOTKEEPER_GRPC_MAX_CONCURRENT_STREAMS", 100, 1, 100_000),
+          s.intRange("SLOTKEEPER_GRPC_MAX_MESSAGE_BYTES", 256 * 1024, 1024, 64 * 1024 * 1024),
+          s.intRange("SLOTKEEPER_SUBSCRIBERS_PER_TOKEN", 100, 1, 1_000_000));
+    }
+  }
 
   /** Aggregates kept in memory when no size is configured (the write side's default too). */
   public static final int DEFAULT_AGGREGATE_CACHE_SIZE = 10_000;
@@ -121,7 +157,8 @@ public record SlotkeeperConfig(
         // Under the 60 s idle timeout of common load balancers and NATs; PT0S turns pings off.
         s.durationOrOff("SLOTKEEPER_GRPC_KEEPALIVE", Duration.ofSeconds(30), Duration.ofSeconds(1)),
         s.duration(
-            "SLOTKEEPER_GRPC_KEEPALIVE_TIMEOUT", Duration.ofSeconds(20), Duration.ofSeconds(1)));
+            "SLOTKEEPER_GRPC_KEEPALIVE_TIMEOUT", Duration.ofSeconds(20), Duration.ofSeconds(1)),
+        ClientLimits.read(s));
   }
 
   /** The settings the jobs file loader reads (it names SLOTKEEPER_JOBS_FILE in its errors). */
@@ -178,6 +215,16 @@ public record SlotkeeperConfig(
       } catch (NumberFormatException e) {
         throw new ConfigException(key, "must be a whole number, got '" + v.get() + "'");
       }
+    }
+
+    /** A literal IPv4 or IPv6 address (no name lookups at start-up). */
+    String address(String key, String fallback) {
+      String v = optional(key).orElse(fallback);
+      if (!v.matches("[0-9.]+|[0-9a-fA-F:]*:[0-9a-fA-F:.]*")) {
+        throw new ConfigException(
+            key, "must be an IP address such as 0.0.0.0 or 127.0.0.1, got '" + v + "'");
+      }
+      return v;
     }
 
     int port(String key, int fallback) {

@@ -5,6 +5,7 @@ import io.zonky.test.db.postgres.embedded.DefaultPostgresBinaryResolver;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -12,7 +13,9 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
@@ -30,6 +33,11 @@ import org.slf4j.LoggerFactory;
  * <p>zonky's own launcher cannot run as root (initdb refuses, zonky issue #81), and root is what CI
  * and containers often are. So this class takes zonky's binaries and runs initdb and pg_ctl itself;
  * as root it runs them as the unprivileged user {@code nobody} through {@code setpriv}.
+ *
+ * <p>It listens on 127.0.0.1 only, and asks for a password (SCRAM): a random one made when the data
+ * directory is initialised and kept next to it in {@code postgres.password} (owner-only), so any
+ * other local user or process cannot connect as the superuser. A data directory initialised before
+ * (with {@code trust}, no password file) keeps working as it was.
  */
 public final class EmbeddedPostgresServer implements AutoCloseable {
 
@@ -82,20 +90,39 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         requireReachableByNobody(runAs, pgData);
       }
       EmbeddedPostgresServer server = new EmbeddedPostgresServer(binDir, pgData, runAs, null);
+      Path passwordFile = dataDir.resolve("postgres.password");
       if (!Files.exists(pgData.resolve("PG_VERSION"))) {
         log.info("initialising embedded PostgreSQL data in {}", pgData);
-        server.pg(
-            "initdb",
-            "-A",
-            "trust",
-            "-U",
-            "postgres",
-            "-E",
-            "UTF8",
-            "--locale=C",
-            "-D",
-            pgData.toString());
+        String password = newPassword();
+        writeOwnerOnly(passwordFile, password);
+        // initdb reads the password from a file it can read (as nobody when we are root), removed
+        // right after; the logs directory is the one it may read besides the data directory.
+        Path pwfile = logFile.getParent().resolve(".initdb-pwfile");
+        writeOwnerOnly(pwfile, password);
+        if (root) {
+          run(List.of("chown", NOBODY + ":" + NOBODY, pwfile.toString()));
+        }
+        try {
+          server.pg(
+              "initdb",
+              "-A",
+              "scram-sha-256",
+              "--pwfile=" + pwfile,
+              "-U",
+              "postgres",
+              "-E",
+              "UTF8",
+              "--locale=C",
+              "-D",
+              pgData.toString());
+        } finally {
+          Files.deleteIfExists(pwfile);
+        }
       }
+      String password =
+          Files.exists(passwordFile)
+              ? Files.readString(passwordFile, StandardCharsets.UTF_8).trim()
+              : "";
       if (Files.exists(pgData.resolve("postmaster.pid"))) {
         // A previous run died without stopping its server (SIGKILL): stop that one first.
         log.warn(
@@ -118,12 +145,25 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
               + port
               + " -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c max_connections=200");
       PostgresEndpoint endpoint =
-          new PostgresEndpoint("127.0.0.1", port, "postgres", "postgres", "");
+          new PostgresEndpoint("127.0.0.1", port, "postgres", "postgres", password);
       log.info("embedded PostgreSQL started at {} (data {}, log {})", endpoint, pgData, logFile);
       return new EmbeddedPostgresServer(binDir, pgData, runAs, endpoint);
     } catch (IOException e) {
       throw new EmbeddedServerException("embedded PostgreSQL did not start: " + e.getMessage(), e);
     }
+  }
+
+  private static String newPassword() {
+    byte[] bytes = new byte[24];
+    new SecureRandom().nextBytes(bytes);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+  }
+
+  private static void writeOwnerOnly(Path file, String content) throws IOException {
+    Files.deleteIfExists(file);
+    Files.createFile(
+        file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    Files.writeString(file, content, StandardCharsets.UTF_8);
   }
 
   /** The server log of the PostgreSQL whose data lies under {@code dataDir}. */

@@ -30,6 +30,37 @@ class SlotkeeperConfigTest {
   }
 
   @Test
+  void clientLimitsHaveSafeDefaultsAndOneLineErrors() {
+    SlotkeeperConfig.ClientLimits l = SlotkeeperConfig.from(Map.of()).limits();
+    assertThat(l.bindAddress()).isEqualTo("0.0.0.0");
+    assertThat(l.httpH2c()).isFalse();
+    assertThat(l.httpMaxConnections()).isEqualTo(768);
+    assertThat(l.httpIdleTimeout()).isEqualTo(Duration.ofSeconds(120));
+    assertThat(l.httpHeaderTimeout()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(l.httpBodyTimeout()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(l.grpcMaxConnections()).isEqualTo(256);
+    assertThat(l.grpcMaxConcurrentStreams()).isEqualTo(100);
+    assertThat(l.grpcMaxMessageBytes()).isEqualTo(256 * 1024);
+    assertThat(l.subscribersPerToken()).isEqualTo(100);
+    assertThat(
+            SlotkeeperConfig.from(Map.of("SLOTKEEPER_BIND_ADDRESS", "127.0.0.1"))
+                .limits()
+                .bindAddress())
+        .isEqualTo("127.0.0.1");
+    assertThatThrownBy(() -> SlotkeeperConfig.from(Map.of("SLOTKEEPER_BIND_ADDRESS", "localhost")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("SLOTKEEPER_BIND_ADDRESS: must be an IP address");
+    assertThatThrownBy(
+            () -> SlotkeeperConfig.from(Map.of("SLOTKEEPER_HTTP_HEADER_TIMEOUT", "PT0.01S")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("SLOTKEEPER_HTTP_HEADER_TIMEOUT: must be at least");
+    assertThatThrownBy(
+            () -> SlotkeeperConfig.from(Map.of("SLOTKEEPER_GRPC_MAX_MESSAGE_BYTES", "100")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("SLOTKEEPER_GRPC_MAX_MESSAGE_BYTES: must be between");
+  }
+
+  @Test
   void theCommandPoolFollowsTheCommandThreadsUnlessSet() {
     SlotkeeperConfig defaults = SlotkeeperConfig.from(Map.of());
     assertThat(defaults.jdbcPoolSize()).isEqualTo(defaults.commandThreads() + 4);

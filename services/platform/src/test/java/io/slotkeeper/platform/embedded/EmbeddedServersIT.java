@@ -1,6 +1,7 @@
 package io.slotkeeper.platform.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.slotkeeper.platform.config.PostgresEndpoint;
 import java.net.Socket;
@@ -34,6 +35,24 @@ class EmbeddedServersIT {
       }
     }
     assertThat(Files.exists(EmbeddedPostgresServer.logFile(dataDir))).isTrue();
+  }
+
+  @Test
+  void postgresAsksForItsGeneratedPassword() throws Exception {
+    Path dataDir = Files.createTempDirectory("slotkeeper-embedded-password");
+    Files.setPosixFilePermissions(dataDir, PosixFilePermissions.fromString("rwxr-xr-x"));
+    try (EmbeddedPostgresServer pg = EmbeddedPostgresServer.start(dataDir)) {
+      assertThat(pg.endpoint().password()).hasSizeGreaterThanOrEqualTo(32);
+      assertThat(Files.getPosixFilePermissions(dataDir.resolve("postgres.password")))
+          .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+      PostgresEndpoint wrong =
+          new PostgresEndpoint(
+              "127.0.0.1", pg.endpoint().port(), "postgres", "postgres", "not-the-password");
+      assertThatThrownBy(() -> connect(wrong).close())
+          .isInstanceOf(java.sql.SQLException.class)
+          .hasMessageContaining("password authentication failed");
+      connect(pg.endpoint()).close();
+    }
   }
 
   @Test

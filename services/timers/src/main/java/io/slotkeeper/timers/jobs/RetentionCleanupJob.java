@@ -7,11 +7,13 @@ import java.util.Map;
 import javax.sql.DataSource;
 
 /**
- * {@code retention-cleanup}: deletes expired idempotency keys ({@code expires_at} before now; the
- * key's lifetime is set when it is claimed) and the {@code job_runs} rows of finished slots
- * (COMPLETED, MISSED, SKIPPED) whose nominal time is older than {@code ledgerRetention} (default
- * P30D) before the slot's nominal instant. Deleting is naturally idempotent: a second run finds
- * nothing more to delete.
+ * {@code retention-cleanup}: deletes idempotency keys that expired ({@code expires_at} before now;
+ * the key's lifetime is set when it is claimed) or are older than {@code idempotencyKeyRetention}
+ * (default P2D, the shipped jobs file's value; keep it at or above {@code
+ * SLOTKEEPER_IDEMPOTENCY_TTL}, or keys go before their promised lifetime), and the {@code job_runs}
+ * rows of finished slots (COMPLETED, MISSED, SKIPPED) whose nominal time is older than {@code
+ * ledgerRetention} (default P30D) before the slot's nominal instant. Deleting is naturally
+ * idempotent: a second run finds nothing more to delete.
  *
  * <p>Not purged, on purpose: the event store and {@code command_ledger} are the source of truth
  * (the ledger is what turns a re-sent command ID into a duplicate; dropping a row would let an old
@@ -25,7 +27,9 @@ public final class RetentionCleanupJob implements JobHandler {
 
   public static final String NAME = "retention-cleanup";
 
-  private static final String KEYS = "DELETE FROM idempotency_keys WHERE expires_at < now()";
+  private static final String KEYS =
+      "DELETE FROM idempotency_keys"
+          + " WHERE expires_at < now() OR created_at < now() - (? * interval '1 second')";
   private static final String RUNS =
       "DELETE FROM job_runs r WHERE r.status IN ('COMPLETED', 'MISSED', 'SKIPPED')"
           + " AND r.nominal < ?"
@@ -40,8 +44,9 @@ public final class RetentionCleanupJob implements JobHandler {
   @Override
   public Map<String, Long> run(SlotRun run) {
     Duration retention = JobParams.positiveDuration(run, "ledgerRetention", Duration.ofDays(30));
+    Duration keys = JobParams.positiveDuration(run, "idempotencyKeyRetention", Duration.ofDays(2));
     return new Tally("idempotencyKeysDeleted", "jobRunsDeleted")
-        .add("idempotencyKeysDeleted", sql.update(KEYS))
+        .add("idempotencyKeysDeleted", sql.update(KEYS, keys.toSeconds()))
         .add("jobRunsDeleted", sql.update(RUNS, run.nominal().minus(retention)))
         .toMap();
   }

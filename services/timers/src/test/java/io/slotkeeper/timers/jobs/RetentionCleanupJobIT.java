@@ -75,6 +75,24 @@ class RetentionCleanupJobIT {
   }
 
   @Test
+  void keysOlderThanTheirRetentionGoEvenBeforeTheyExpire() {
+    key("young", "7 days");
+    key("old", "7 days");
+    harness.execute(
+        "UPDATE idempotency_keys SET created_at = now() - interval '3 hours'"
+            + " WHERE idem_key = 'old'");
+    RetentionCleanupJob job = new RetentionCleanupJob(harness.dataSource());
+
+    assertThat(
+            job.run(
+                JobsHarness.slot(
+                    RetentionCleanupJob.NAME, NOMINAL, Map.of("idempotencyKeyRetention", "PT2H"))))
+        .containsEntry("idempotencyKeysDeleted", 1L);
+    assertThat(harness.queryString("SELECT string_agg(idem_key, ',') FROM idempotency_keys"))
+        .isEqualTo("young");
+  }
+
+  @Test
   void theRetentionComesFromTheParameter() {
     jobRun("a", "j", "2026-02-27T00:00:00Z", "COMPLETED");
     jobRun("b", "j", "2026-02-28T12:00:00Z", "COMPLETED");

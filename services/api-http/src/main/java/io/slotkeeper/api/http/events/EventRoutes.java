@@ -63,12 +63,8 @@ public final class EventRoutes {
     long after = resumeFrom(ctx);
     EventFilter filter = filter(ctx);
     HttpServerResponse response = ctx.response();
-    response
-        .setChunked(true)
-        .putHeader("Content-Type", "text/event-stream")
-        .putHeader("Cache-Control", "no-cache")
-        .putHeader("X-Accel-Buffering", "no");
-    response.write(": resuming after " + after + "\n\n");
+    // Admitted (or refused with 429) before anything is written; the first events are written
+    // once the first page has been read, after the headers below.
     EventSubscription subscription =
         EventSubscription.start(
             vertx,
@@ -85,7 +81,14 @@ public final class EventRoutes {
                             + e.type()
                             + "\ndata: "
                             + e.json().encode()
-                            + "\n\n")));
+                            + "\n\n")),
+            ctx.<Role>get(BearerAuth.ROLE_KEY).name());
+    response
+        .setChunked(true)
+        .putHeader("Content-Type", "text/event-stream")
+        .putHeader("Cache-Control", "no-cache")
+        .putHeader("X-Accel-Buffering", "no");
+    response.write(": resuming after " + after + "\n\n");
     long keepAlive =
         vertx.setPeriodic(
             KEEP_ALIVE_MILLIS,

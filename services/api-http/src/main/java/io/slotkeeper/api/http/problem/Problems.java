@@ -48,6 +48,9 @@ public final class Problems {
     if (t instanceof RuleViolationException) {
       return new ApiProblem(422, "Rule violated", t.getMessage());
     }
+    if (t instanceof io.slotkeeper.stream.SubscriberLimitException) {
+      return new ApiProblem(429, "Too Many Requests", t.getMessage());
+    }
     if (t instanceof AggregateNotFoundException) {
       return ApiProblem.notFound(t.getMessage());
     }

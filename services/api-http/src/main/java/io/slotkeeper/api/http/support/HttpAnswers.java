@@ -1,6 +1,7 @@
 package io.slotkeeper.api.http.support;
 
 import io.slotkeeper.api.http.problem.Problems;
+import io.slotkeeper.idempotency.IdempotencyKeys;
 import io.slotkeeper.idempotency.StoredResponse;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
@@ -13,7 +14,7 @@ public final class HttpAnswers {
 
   /** The request's {@code Idempotency-Key} header as sent (the operation validates it). */
   public static String idempotencyKey(RoutingContext ctx) {
-    return ctx.request().getHeader(IdempotentCommands.HEADER);
+    return IdempotencyKeys.normalize(ctx.request().getHeader(IdempotentCommands.HEADER));
   }
 
   /** Answers with the saved (or replayed) response of an idempotent command. */

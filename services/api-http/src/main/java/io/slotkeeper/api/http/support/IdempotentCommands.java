@@ -149,9 +149,9 @@ public final class IdempotentCommands {
 
   /**
    * The answer of a looked-up key's command: a response saved with its command is final; any other
-   * (a duplicate's, a 4xx problem) is saved now; a 5xx is answered unsaved (the key has no row of
-   * this request's to release). When another request took the key meanwhile (the command rolled
-   * back, or the save found the key held), its holder answers.
+   * (a duplicate's, a 4xx problem but 404) is saved now; a 5xx is answered unsaved (the key has no
+   * row of this request's to release). When another request took the key meanwhile (the command
+   * rolled back, or the save found the key held), its holder answers.
    */
   private Future<Outcome> answerCommand(Request request, String instance, Future<Answer> result) {
     return result
@@ -162,7 +162,7 @@ public final class IdempotentCommands {
                     : problemAnswer(failure, instance, Future::failedFuture))
         .compose(
             a -> {
-              if (a != null && a.saved()) {
+              if (a != null && (a.saved() || changedNothing(a))) {
                 return Future.succeededFuture(new Outcome(a.response(), false));
               }
               Future<Boolean> saved =
@@ -251,7 +251,7 @@ public final class IdempotentCommands {
 
   /**
    * The answer of an execution that began: a response saved with its command is final; any other
-   * response, a 4xx problem included, is saved now; a 5xx releases the key for a retry.
+   * response, a 4xx problem included, is saved now; a 404 or a 5xx releases the key.
    */
   private Future<Outcome> answer(String key, String instance, Future<Answer> result) {
     return result
@@ -262,11 +262,25 @@ public final class IdempotentCommands {
                     instance,
                     p -> store.release(key).transform(ignored -> Future.failedFuture(p))))
         .compose(
-            a ->
-                a.saved()
-                    ? Future.succeededFuture(new Outcome(a.response(), false))
-                    : store.complete(key, a.response()).map(new Outcome(a.response(), false)))
+            a -> {
+              Outcome outcome = new Outcome(a.response(), false);
+              if (a.saved()) {
+                return Future.succeededFuture(outcome);
+              }
+              return changedNothing(a)
+                  ? store.release(key).map(outcome)
+                  : store.complete(key, a.response()).map(outcome);
+            })
         .onFailure(e -> log.warn("request with Idempotency-Key failed: {}", e.getMessage()));
+  }
+
+  /**
+   * A 404 (no such order, refund, job) changed nothing and is not saved: saving it let any client
+   * grow the key table as fast as it sent, each with a commit, and a retry after the thing exists
+   * should act on it.
+   */
+  private static boolean changedNothing(Answer a) {
+    return !a.saved() && a.response().status() == 404;
   }
 
   private static Future<Answer> logTaken(Request request) {

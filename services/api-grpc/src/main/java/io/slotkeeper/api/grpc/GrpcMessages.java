@@ -1,0 +1,28 @@
+package io.slotkeeper.api.grpc;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * {@code grpc-message} as the gRPC spec (PROTOCOL-HTTP2) encodes it: UTF-8, with every byte outside
+ * printable ASCII and {@code %} itself percent-encoded, and nothing else. Vert.x URL-encodes the
+ * message (clients then show {@code Authorization%3A Bearer}), so the API sets the trailer itself.
+ */
+final class GrpcMessages {
+
+  private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+  private GrpcMessages() {}
+
+  static String encode(String message) {
+    StringBuilder out = new StringBuilder(message.length());
+    for (byte b : message.getBytes(StandardCharsets.UTF_8)) {
+      int c = b & 0xff;
+      if (c >= 0x20 && c <= 0x7e && c != '%') {
+        out.append((char) c);
+      } else {
+        out.append('%').append(HEX[c >> 4]).append(HEX[c & 0xf]);
+      }
+    }
+    return out.toString();
+  }
+}
