@@ -56,15 +56,21 @@ final class FaultChecks {
     return DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
   }
 
-  /** When {@code job} first fired after {@code after}, and when it last fired (either null). */
+  /**
+   * When {@code job} first fired after {@code after}, and when it last fired (either null), from
+   * the slot ledger's {@code SlotFired} events (the store, not a read table that may lag).
+   */
   record Fires(Instant firstAfter, Instant last) {}
 
   Fires fires(String job, Instant after) throws SQLException {
     try (Connection c = connect();
         PreparedStatement st =
             c.prepareStatement(
-                "SELECT min(fired_at) FILTER (WHERE fired_at > ?), max(fired_at) FROM job_runs"
-                    + " WHERE job = ?")) {
+                "SELECT min(at) FILTER (WHERE at > ?), max(at) FROM (SELECT"
+                    + " time_stamp::timestamptz AS at FROM domain_event_entry WHERE payload_type"
+                    + " LIKE '%SlotFired' AND "
+                    + PAYLOAD
+                    + " ->> 'job' = ?) f")) {
       st.setTimestamp(1, Timestamp.from(after));
       st.setString(2, job);
       try (ResultSet rs = st.executeQuery()) {
@@ -148,21 +154,28 @@ final class FaultChecks {
 
   /**
    * No effect twice, in the store: no command ID on two events of one type in one stream (every
-   * inventory change, refund request and payout, slot completion is one event of one command), and
-   * the stock received is exactly what was acknowledged (every receipt is retried to an answer).
+   * inventory change, refund request and payout, slot completion is one event of one command), no
+   * refund paid twice, and the stock received is exactly what was acknowledged (every receipt is
+   * retried to an answer).
    */
   List<String> effectsOnce(Collection<FaultLoad.Ack> allAcks) throws SQLException {
     List<String> out = new ArrayList<>();
     try (Connection c = connect();
         Statement st = c.createStatement()) {
+      // A refund is paid once whoever pays it: its key is the refund, not the paying command.
+      String key =
+          "CASE WHEN payload_type LIKE '%RefundIssued' THEN 'refund ' || ("
+              + PAYLOAD
+              + " ->> 'refundId') ELSE 'command ' || ("
+              + COMMAND_ID
+              + ") END";
       try (ResultSet rs =
           st.executeQuery(
-              "SELECT aggregate_identifier, payload_type, "
-                  + COMMAND_ID
-                  + ", count(*) FROM domain_event_entry GROUP BY 1, 2, 3"
-                  + " HAVING count(*) > 1 AND "
-                  + COMMAND_ID
-                  + " IS NOT NULL LIMIT 20")) {
+              "SELECT aggregate_identifier, payload_type, k, count(*) FROM (SELECT"
+                  + " aggregate_identifier, payload_type, "
+                  + key
+                  + " AS k FROM domain_event_entry) e WHERE k IS NOT NULL GROUP BY 1, 2, 3"
+                  + " HAVING count(*) > 1 LIMIT 20")) {
         while (rs.next()) {
           out.add(
               rs.getString(2)
@@ -170,18 +183,8 @@ final class FaultChecks {
                   + rs.getString(1)
                   + " applied "
                   + rs.getLong(4)
-                  + "× by command "
+                  + "× for "
                   + rs.getString(3));
-        }
-      }
-      try (ResultSet rs =
-          st.executeQuery(
-              "SELECT "
-                  + PAYLOAD
-                  + " ->> 'refundId', count(*) FROM domain_event_entry"
-                  + " WHERE payload_type LIKE '%RefundIssued' GROUP BY 1 HAVING count(*) > 1")) {
-        while (rs.next()) {
-          out.add("refund " + rs.getString(1) + " paid " + rs.getLong(2) + "×");
         }
       }
       Map<String, Long> received = new LinkedHashMap<>();
