@@ -58,7 +58,9 @@ final class FaultChecks {
 
   /**
    * When {@code job} first fired after {@code after}, and when it last fired (either null), from
-   * the slot ledger's {@code SlotFired} events (the store, not a read table that may lag).
+   * the slot ledger's events (the store, not a read table that may lag): a {@code SlotFired}, or a
+   * {@code SlotSkipped} by the job's overlap policy (its previous run still running: the timer is
+   * deciding, the run is slow).
    */
   record Fires(Instant firstAfter, Instant last) {}
 
@@ -67,8 +69,10 @@ final class FaultChecks {
         PreparedStatement st =
             c.prepareStatement(
                 "SELECT min(at) FILTER (WHERE at > ?), max(at) FROM (SELECT"
-                    + " time_stamp::timestamptz AS at FROM domain_event_entry WHERE payload_type"
-                    + " LIKE '%SlotFired' AND "
+                    + " time_stamp::timestamptz AS at FROM domain_event_entry WHERE (payload_type"
+                    + " LIKE '%SlotFired' OR (payload_type LIKE '%SlotSkipped' AND "
+                    + PAYLOAD
+                    + " ->> 'reason' NOT LIKE '%paused%')) AND "
                     + PAYLOAD
                     + " ->> 'job' = ?) f")) {
       st.setTimestamp(1, Timestamp.from(after));
