@@ -2,7 +2,7 @@
 MVN ?= mvn -B -ntp
 JAR := services/app/target/slotkeeper.jar
 
-.PHONY: run test fuzz build fmt clean chaos bench
+.PHONY: run test fuzz faults build fmt clean chaos bench
 
 ## run: build if needed, then start the service (embedded PostgreSQL and Redis unless configured),
 ##      listening on 127.0.0.1 only unless SLOTKEEPER_BIND_ADDRESS says otherwise; logs are readable
@@ -30,14 +30,25 @@ fuzz:
 	$(MVN) -q -DskipTests install
 	$(MVN) -pl services/app test -Djqwik.tries.default=$(FUZZ_TRIES) -Dtest='*FuzzIT' -Dsurefire.failIfNoSpecifiedTests=false
 
+## faults: the fault-injection property (FaultPropertiesIT) over FAULT_SEEDS seeds (make test: 50);
+##         one seed again: make faults FAULT_SEED=17
+FAULT_SEEDS ?= 500
+FAULT_FIRST_SEED ?= 1
+faults:
+	$(MVN) -q -DskipTests install
+	$(MVN) -pl services/app test -Dtest=FaultPropertiesIT -Dfaults.seeds=$(FAULT_SEEDS) \
+	  -Dfaults.firstSeed=$(FAULT_FIRST_SEED) $(if $(FAULT_SEED),-Dfaults.seed=$(FAULT_SEED))
+
 CHAOS_JAR := chaos/target/chaos.jar
 CHAOS_SECONDS ?= 180
 
-$(CHAOS_JAR): $(JAR) $(shell find chaos -name pom.xml -o -path '*/src/main/*' -type f 2>/dev/null)
-	$(MVN) -q -DskipTests install -pl chaos
+$(CHAOS_JAR): $(JAR) $(shell find chaos services/faults -name pom.xml -o -path '*/src/main/*' -type f 2>/dev/null)
+	$(MVN) -q -DskipTests install -pl services/faults,chaos
 
-## chaos: the fault test (3 instances, kills, Redis restart, PostgreSQL crash + 10 s down, a pause);
-## prints a verdict table, writes chaos/results/<time>.json, fails on any violation
+## chaos: the fault test (3 instances, kills, Redis restart, PostgreSQL crash + 10 s down, a pause,
+## and a seeded FaultPlan of connection resets, latency, stalls and blackholes through fault proxies
+## in front of PostgreSQL and Redis; CHAOS_FAULT_SEED reruns one); prints a verdict table, writes
+## chaos/results/<time>.json, fails on any violation
 chaos: $(CHAOS_JAR)
 	CHAOS_SECONDS=$(CHAOS_SECONDS) SLOTKEEPER_LOG_FORMAT=text java -cp $(CHAOS_JAR):$(JAR) io.slotkeeper.chaos.Chaos
 

@@ -3,6 +3,9 @@ package io.slotkeeper.chaos;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.slotkeeper.faults.FaultPlan;
+import io.slotkeeper.faults.FaultProxy;
+import io.slotkeeper.platform.config.PostgresEndpoint;
 import io.slotkeeper.platform.embedded.EmbeddedPostgresServer;
 import io.slotkeeper.platform.embedded.EmbeddedRedisServer;
 import io.slotkeeper.platform.embedded.FreePorts;
@@ -35,20 +38,33 @@ import java.util.concurrent.TimeUnit;
  * (both started and stopped here, on private ports, data under /tmp), a 1-second job, HTTP clients
  * retrying with their keys and two SSE subscribers, while instances are killed and restarted, Redis
  * restarts, PostgreSQL crashes (stop -m immediate) and is down for 10 s and an instance is paused
- * past its lease. Then the checks; exit code 0 only if every one passes. Settings: {@code
+ * past its lease; all along, the instances reach PostgreSQL and Redis through {@link FaultProxy}s
+ * that play a seeded {@link FaultPlan} (connection and statement resets, latency, stalls,
+ * blackholes). Then the checks; exit code 0 only if every one passes. Settings: {@code
  * CHAOS_SECONDS} (default 180), {@code CHAOS_CLIENTS} (4), {@code CHAOS_JAR}
  * (services/app/target/slotkeeper.jar), {@code CHAOS_RESULTS} (chaos/results), {@code
- * CHAOS_KILL_EVERY} (20).
+ * CHAOS_KILL_EVERY} (20), {@code CHAOS_FAULT_SEED} (the fault plan's seed; default from the clock,
+ * printed and in the report).
  */
 public final class Chaos {
 
   static final String JOB = "chaos-report";
+
+  /**
+   * How long each job may go without a fire once the faults are over: two periods, or the
+   * maintenance interval (a third of the lease's TTL) when longer; shipped jobs slower than the
+   * settling time are not judged.
+   */
+  static final Map<String, Duration> STALL_BOUNDS =
+      Map.of(JOB, Duration.ofSeconds(2), "order-fulfilment", Duration.ofSeconds(20));
+
   private static final String CLIENT_TOKEN = "chaos-client-token-" + UUID.randomUUID();
   private static final String OPERATOR_TOKEN = "chaos-operator-token-" + UUID.randomUUID();
 
   private final long seconds = longEnv("CHAOS_SECONDS", 180);
   private final int clients = (int) longEnv("CHAOS_CLIENTS", 4);
   private final long killEvery = longEnv("CHAOS_KILL_EVERY", 20);
+  private final long faultSeed = longEnv("CHAOS_FAULT_SEED", System.currentTimeMillis() % 100_000);
   private final Path jar =
       Path.of(env("CHAOS_JAR", "services/app/target/slotkeeper.jar")).toAbsolutePath();
   private final Path results = Path.of(env("CHAOS_RESULTS", "chaos/results"));
@@ -65,6 +81,8 @@ public final class Chaos {
   private int redisPort;
   private volatile EmbeddedPostgresServer pg;
   private volatile EmbeddedRedisServer redis;
+  private FaultProxy pgProxy;
+  private FaultProxy redisProxy;
   private long t0;
   // What the database fault did: a run whose crash did not happen (or left no sign) must not pass.
   private volatile String postgresCrash = "not run";
@@ -92,6 +110,8 @@ public final class Chaos {
     redisPort = FreePorts.find();
     pg = EmbeddedPostgresServer.start(dataDir, pgPort);
     redis = EmbeddedRedisServer.start(dataDir, redisPort);
+    pgProxy = FaultProxy.start("postgres", pg.endpoint().host(), pgPort);
+    redisProxy = FaultProxy.start("redis", "127.0.0.1", redisPort);
     ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(4);
     Map<String, Object> report = new LinkedHashMap<>();
     boolean passed = false;
@@ -102,6 +122,8 @@ public final class Chaos {
       for (Instance i : instances) {
         i.kill();
       }
+      closeQuietly(pgProxy);
+      closeQuietly(redisProxy);
       closeQuietly(redis);
       closeQuietly(pg);
     }
@@ -124,8 +146,13 @@ public final class Chaos {
     Path jobs = dataDir.resolve("jobs.yaml");
     Files.writeString(jobs, jobsFile());
     Map<String, String> env = new LinkedHashMap<>();
-    env.put("SLOTKEEPER_PG_URL", pg.endpoint().url());
-    env.put("SLOTKEEPER_REDIS_URL", "redis://127.0.0.1:" + redisPort);
+    PostgresEndpoint direct = pg.endpoint();
+    env.put(
+        "SLOTKEEPER_PG_URL",
+        new PostgresEndpoint(
+                pgProxy.host(), pgProxy.port(), direct.database(), direct.user(), direct.password())
+            .url());
+    env.put("SLOTKEEPER_REDIS_URL", "redis://" + redisProxy.host() + ":" + redisProxy.port());
     env.put("SLOTKEEPER_CLIENT_TOKEN", CLIENT_TOKEN);
     env.put("SLOTKEEPER_OPERATOR_TOKEN", OPERATOR_TOKEN);
     env.put("SLOTKEEPER_JOBS_FILE", jobs.toString());
@@ -164,7 +191,17 @@ public final class Chaos {
     Instant start = Instant.ofEpochMilli(t0);
     load.start(clients);
     scheduleFaults(scheduler);
+    FaultPlan plan =
+        FaultPlan.random(
+            faultSeed,
+            Duration.ofSeconds(Math.max(1, seconds - 15)),
+            List.of("postgres", "redis"),
+            (int) Math.max(1, seconds / 6));
+    say("fault plan, " + plan.describe().lines().count() + " lines: seed " + faultSeed);
+    Thread player = new Thread(() -> play(plan), "chaos-fault-plan");
+    player.start();
     Thread.sleep(seconds * 1000);
+    player.join(60_000);
     Instant end = Instant.now();
     say("load and faults end; letting every fault finish");
     scheduler.shutdown();
@@ -183,6 +220,7 @@ public final class Chaos {
         say(i.id + " not ready after the run");
       }
     }
+    Instant quiet = Instant.now();
     say("settling 20 s (takeovers, retries, projections)");
     Thread.sleep(20_000);
 
@@ -202,6 +240,7 @@ public final class Chaos {
                 : List.of("PostgreSQL: " + postgresCrash)));
     results.add(checks.slots(JOB, start.plusSeconds(5), end.minusSeconds(5)));
     results.add(checks.effectsOnce(JOB, end.minusSeconds(5)));
+    results.add(checks.noStall(STALL_BOUNDS, quiet, Instant.now().minusSeconds(2)));
     results.add(checks.acknowledged(new ArrayList<>(load.acks)));
     results.add(clientAnswers(load));
     results.add(checks.subscribers(subscribers, upTo));
@@ -227,6 +266,11 @@ public final class Chaos {
     report.put("window", Map.of("start", start.toString(), "end", end.toString()));
     report.put("figures", figures);
     report.put("faults", faults);
+    report.put("faultPlan", plan.describe().lines().toList());
+    Map<String, Object> proxies = new LinkedHashMap<>();
+    proxies.put("postgres", pgProxy.stats().toString());
+    proxies.put("redis", redisProxy.stats().toString());
+    report.put("faultProxies", proxies);
     report.put(
         "checks",
         results.stream()
@@ -325,6 +369,17 @@ public final class Chaos {
     s.schedule(() -> guarded(this::crashPostgres), seconds / 2 + 3, TimeUnit.SECONDS);
     s.schedule(() -> guarded(() -> pauseLeaseHolder(s)), seconds * 7 / 10 + 3, TimeUnit.SECONDS);
     s.scheduleWithFixedDelay(() -> guarded(this::revive), 2, 2, TimeUnit.SECONDS);
+  }
+
+  /** Plays the fault plan through the proxies; the window ends healed. */
+  private void play(FaultPlan plan) {
+    fault("fault plan (seed " + faultSeed + ") starts on the PostgreSQL and Redis proxies");
+    try {
+      boolean healed = plan.play(List.of(pgProxy, redisProxy));
+      fault("fault plan over, proxies " + (healed ? "healed" : "NOT healed within 30 s"));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private void killAndRestart(ScheduledExecutorService s, int n) {

@@ -9,6 +9,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -84,6 +85,58 @@ final class Checks {
     figures.put("slots", expected);
     figures.put("byStatus", counts);
     return Check.of("every slot exactly one completed run or a recorded miss", figures, violations);
+  }
+
+  /**
+   * No job stalled after the faults: between {@code from} (every fault over, every instance ready)
+   * and {@code to}, each job fired at least once and never went longer than its bound (plus a
+   * second for the measurement) without a fire.
+   */
+  Check noStall(Map<String, Duration> bounds, Instant from, Instant to) throws SQLException {
+    List<String> violations = new ArrayList<>();
+    Map<String, Object> figures = new LinkedHashMap<>();
+    figures.put("window", from + " .. " + to);
+    for (Map.Entry<String, Duration> job : new TreeMap<>(bounds).entrySet()) {
+      List<Instant> fires = new ArrayList<>();
+      try (Connection c = connect();
+          PreparedStatement st =
+              c.prepareStatement(
+                  "SELECT fired_at FROM job_runs WHERE job = ? AND fired_at BETWEEN ? AND ?"
+                      + " ORDER BY fired_at")) {
+        st.setString(1, job.getKey());
+        st.setTimestamp(2, Timestamp.from(from));
+        st.setTimestamp(3, Timestamp.from(to));
+        try (ResultSet rs = st.executeQuery()) {
+          while (rs.next()) {
+            fires.add(rs.getTimestamp(1).toInstant());
+          }
+        }
+      }
+      Duration longest = Duration.ZERO;
+      Instant previous = from;
+      for (Instant at : fires) {
+        longest = max(longest, Duration.between(previous, at));
+        previous = at;
+      }
+      longest = max(longest, Duration.between(previous, to));
+      figures.put(job.getKey(), fires.size() + " fires, longest gap " + longest.toMillis() + " ms");
+      if (fires.isEmpty() || longest.compareTo(job.getValue().plusSeconds(1)) > 0) {
+        violations.add(
+            job.getKey()
+                + ": "
+                + fires.size()
+                + " fires, "
+                + longest.toMillis()
+                + " ms without one (bound "
+                + job.getValue().toMillis()
+                + " ms)");
+      }
+    }
+    return Check.of("no job stalled after the faults ended", figures, violations);
+  }
+
+  private static Duration max(Duration a, Duration b) {
+    return a.compareTo(b) >= 0 ? a : b;
   }
 
   /** (2) No effect applied twice: inventory log per command, reports per slot, refunds paid. */
