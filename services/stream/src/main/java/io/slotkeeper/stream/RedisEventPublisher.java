@@ -98,6 +98,19 @@ public class RedisEventPublisher {
     } catch (TimeoutException e) {
       throw new IllegalStateException(
           "Redis did not accept " + appends.size() + " events within " + TIMEOUT, e);
+    } catch (RuntimeException | VirtualMachineError e) {
+      throw e;
+    } catch (Throwable e) {
+      // Future.await rethrows the failure as it is: a failed pipeline's is the client's ErrorType,
+      // a Throwable that is neither an Exception nor an Error (a connection reset mid-batch fails
+      // it with "ERR [i] ... Connection reset"); a checked one may come undeclared, and the client
+      // may throw an AssertionError. Axon's unit of work and work package catch Exceptions only:
+      // anything else thrown at prepare-commit ended the work package's task without a rollback,
+      // an error handler call or a log, and the processor kept the segment claimed by a work
+      // package that never ran again (issue 24). An unchecked exception rolls the batch (and its
+      // token) back, reaches the error handler (health, metrics) and the segment retries it.
+      throw new IllegalStateException(
+          "Redis failed to append " + appends.size() + " events: " + e, e);
     }
   }
 
