@@ -3,12 +3,12 @@ package io.slotkeeper.api.grpc;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
-import io.slotkeeper.api.http.auth.BearerAuth;
-import io.slotkeeper.api.http.auth.Role;
-import io.slotkeeper.api.http.problem.ApiProblem;
-import io.slotkeeper.api.http.problem.Problems;
-import io.slotkeeper.api.http.support.IdempotentCommands.Outcome;
 import io.slotkeeper.idempotency.IdempotencyKeys;
+import io.slotkeeper.operations.auth.Role;
+import io.slotkeeper.operations.auth.TokenCheck;
+import io.slotkeeper.operations.idempotency.Outcome;
+import io.slotkeeper.operations.problem.ApiProblem;
+import io.slotkeeper.operations.problem.Problems;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.json.JsonObject;
@@ -37,9 +37,9 @@ final class GrpcCalls {
 
   private static final JsonFormat.Parser JSON = JsonFormat.parser().ignoringUnknownFields();
 
-  private final BearerAuth auth;
+  private final TokenCheck auth;
 
-  GrpcCalls(BearerAuth auth) {
+  GrpcCalls(TokenCheck auth) {
     this.auth = auth;
   }
 

@@ -3,8 +3,6 @@ package io.slotkeeper.api.grpc;
 import static io.slotkeeper.api.grpc.GrpcCalls.key;
 import static io.slotkeeper.api.grpc.GrpcCalls.putIfSet;
 
-import io.slotkeeper.api.http.auth.Role;
-import io.slotkeeper.api.http.jobs.JobOperations;
 import io.slotkeeper.grpc.v1.BackfillJobResponse;
 import io.slotkeeper.grpc.v1.Job;
 import io.slotkeeper.grpc.v1.JobPauseState;
@@ -12,6 +10,8 @@ import io.slotkeeper.grpc.v1.JobServiceGrpcService;
 import io.slotkeeper.grpc.v1.ListJobsResponse;
 import io.slotkeeper.grpc.v1.ListRunsResponse;
 import io.slotkeeper.grpc.v1.TriggerJobResponse;
+import io.slotkeeper.operations.auth.Role;
+import io.slotkeeper.operations.jobs.JobOperations;
 import io.vertx.core.json.JsonObject;
 import io.vertx.grpc.server.Service;
 import io.vertx.grpc.server.ServiceBuilder;

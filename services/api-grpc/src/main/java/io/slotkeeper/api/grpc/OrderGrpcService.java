@@ -3,14 +3,14 @@ package io.slotkeeper.api.grpc;
 import static io.slotkeeper.api.grpc.GrpcCalls.key;
 import static io.slotkeeper.api.grpc.GrpcCalls.putIfSet;
 
-import io.slotkeeper.api.http.auth.Role;
-import io.slotkeeper.api.http.orders.OrderOperations;
 import io.slotkeeper.grpc.v1.Order;
 import io.slotkeeper.grpc.v1.OrderLine;
 import io.slotkeeper.grpc.v1.OrderResult;
 import io.slotkeeper.grpc.v1.OrderServiceGrpcService;
 import io.slotkeeper.grpc.v1.PlaceOrderRequest;
 import io.slotkeeper.grpc.v1.ProcessOrderResponse;
+import io.slotkeeper.operations.auth.Role;
+import io.slotkeeper.operations.orders.OrderOperations;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.grpc.server.Service;

@@ -3,11 +3,11 @@ package io.slotkeeper.api.grpc;
 import static io.slotkeeper.api.grpc.GrpcCalls.key;
 import static io.slotkeeper.api.grpc.GrpcCalls.putIfSet;
 
-import io.slotkeeper.api.http.auth.Role;
-import io.slotkeeper.api.http.refunds.RefundOperations;
 import io.slotkeeper.grpc.v1.ListRefundsResponse;
 import io.slotkeeper.grpc.v1.Refund;
 import io.slotkeeper.grpc.v1.RefundServiceGrpcService;
+import io.slotkeeper.operations.auth.Role;
+import io.slotkeeper.operations.refunds.RefundOperations;
 import io.vertx.core.json.JsonObject;
 import io.vertx.grpc.server.Service;
 import io.vertx.grpc.server.ServiceBuilder;
