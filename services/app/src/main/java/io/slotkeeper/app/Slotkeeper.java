@@ -17,6 +17,7 @@ import io.slotkeeper.metrics.BoundedLabels;
 import io.slotkeeper.metrics.SlotkeeperMetrics;
 import io.slotkeeper.operations.OperationsDependencies;
 import io.slotkeeper.operations.auth.Tokens;
+import io.slotkeeper.operations.idempotency.NewKeyLimit;
 import io.slotkeeper.platform.Infrastructure;
 import io.slotkeeper.platform.axon.EventPositions;
 import io.slotkeeper.platform.config.SlotkeeperConfig;
@@ -229,6 +230,7 @@ public final class Slotkeeper implements AutoCloseable {
             tokens,
             metrics,
             Duration.ofSeconds(15),
+            new NewKeyLimit(config.limits().idempotencyKeysPerHour(), SlotClock.system()),
             events);
     HttpApiDependencies httpDeps = new HttpApiDependencies(deps, redis, meters::scrape);
     // Several instances of each API on its port (Vert.x shares the bound socket among them and

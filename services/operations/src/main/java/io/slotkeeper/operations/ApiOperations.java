@@ -30,7 +30,7 @@ public record ApiOperations(
   public static ApiOperations create(Vertx vertx, OperationsDependencies deps) {
     CommandBridge commands =
         new CommandBridge(vertx, deps.writeModel().batcher(), deps.commandTimeout());
-    KeyedAnswers answers = new KeyedAnswers(deps.metrics());
+    KeyedAnswers answers = new KeyedAnswers(deps.idempotency(), deps.newKeys(), deps.metrics());
     OneCommandOperations oneCommand =
         new OneCommandOperations(deps.idempotency(), commands, answers);
     ClaimedOperations claimed = new ClaimedOperations(deps.idempotency(), answers);

@@ -5,6 +5,7 @@ import io.slotkeeper.idempotency.IdempotencyStore;
 import io.slotkeeper.leases.RedisLeases;
 import io.slotkeeper.metrics.SlotkeeperMetrics;
 import io.slotkeeper.operations.auth.Tokens;
+import io.slotkeeper.operations.idempotency.NewKeyLimit;
 import io.slotkeeper.stream.EventReader;
 import io.slotkeeper.timers.LedgerQueries;
 import io.slotkeeper.timers.Timers;
@@ -24,4 +25,5 @@ public record OperationsDependencies(
     Tokens tokens,
     SlotkeeperMetrics metrics,
     Duration commandTimeout,
+    NewKeyLimit newKeys,
     EventReader events) {}

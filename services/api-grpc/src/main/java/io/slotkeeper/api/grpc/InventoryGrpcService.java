@@ -1,6 +1,5 @@
 package io.slotkeeper.api.grpc;
 
-import static io.slotkeeper.api.grpc.GrpcCalls.key;
 import static io.slotkeeper.api.grpc.GrpcCalls.putIfSet;
 
 import io.slotkeeper.grpc.v1.InventoryServiceGrpcService;
@@ -26,9 +25,9 @@ final class InventoryGrpcService {
         b,
         InventoryServiceGrpcService.ReceiveStock,
         Role.CLIENT,
-        (r, headers) ->
+        (r, caller) ->
             inventory.receive(
-                key(r.getIdempotencyKey(), headers),
+                caller.key(r.getIdempotencyKey()),
                 r.getSku(),
                 putIfSet(new JsonObject().put("qty", r.getQty()), "reason", r.getReason())),
         StockLevel::newBuilder);

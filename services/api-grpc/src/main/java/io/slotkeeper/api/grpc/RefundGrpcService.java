@@ -1,6 +1,5 @@
 package io.slotkeeper.api.grpc;
 
-import static io.slotkeeper.api.grpc.GrpcCalls.key;
 import static io.slotkeeper.api.grpc.GrpcCalls.putIfSet;
 
 import io.slotkeeper.grpc.v1.ListRefundsResponse;
@@ -25,9 +24,9 @@ final class RefundGrpcService {
         b,
         RefundServiceGrpcService.RequestRefund,
         Role.CLIENT,
-        (r, headers) ->
+        (r, caller) ->
             refunds.request(
-                key(r.getIdempotencyKey(), headers),
+                caller.key(r.getIdempotencyKey()),
                 r.getOrderId(),
                 putIfSet(
                     new JsonObject().put("amountCents", r.getAmountCents()),
@@ -50,8 +49,8 @@ final class RefundGrpcService {
         b,
         RefundServiceGrpcService.IssueRefund,
         Role.OPERATOR,
-        (r, headers) ->
-            refunds.issue(key(r.getIdempotencyKey(), headers), r.getRefundId(), new JsonObject()),
+        (r, caller) ->
+            refunds.issue(caller.key(r.getIdempotencyKey()), r.getRefundId(), new JsonObject()),
         Refund::newBuilder);
     return b.build();
   }

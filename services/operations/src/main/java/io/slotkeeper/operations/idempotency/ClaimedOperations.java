@@ -1,5 +1,6 @@
 package io.slotkeeper.operations.idempotency;
 
+import io.slotkeeper.idempotency.IdempotencyKey;
 import io.slotkeeper.idempotency.IdempotencyStore;
 import io.slotkeeper.idempotency.RequestFingerprint;
 import io.slotkeeper.operations.idempotency.KeyedAnswers.Answer;
@@ -31,31 +32,33 @@ public final class ClaimedOperations {
   }
 
   /**
-   * Runs {@code execute} at most once per key. {@code request} is the validated request (path
-   * parameters and body) that identifies it for the fingerprint; {@code instance} is the resource
-   * path named in saved problems. Fails (with an {@link
+   * Runs {@code execute} (given the key as sent) at most once per key. {@code request} is the
+   * validated request (path parameters and body) that identifies it for the fingerprint; {@code
+   * instance} is the resource path named in saved problems. Fails (with an {@link
    * io.slotkeeper.operations.problem.ApiProblem} or a failure {@link
    * io.slotkeeper.operations.problem.Problems#from} maps) when nothing is saved: in flight,
    * mismatch, storage down, 5xx.
    */
   public Future<Outcome> run(
       String operation,
-      String key,
+      IdempotencyKey key,
       JsonObject request,
       String instance,
       Function<String, Future<ApiResponse>> execute) {
-    return answers.decided(
+    String fingerprint = RequestFingerprint.of(operation, request);
+    return answers.admitted(
+        key,
         operation,
-        store.claim(key, operation, RequestFingerprint.of(operation, request)),
-        () -> executeAndSave(key, instance, execute),
-        true);
+        fingerprint,
+        () -> store.claim(key, operation, fingerprint),
+        () -> executeAndSave(key, instance, execute));
   }
 
   private Future<Outcome> executeAndSave(
-      String key, String instance, Function<String, Future<ApiResponse>> execute) {
+      IdempotencyKey key, String instance, Function<String, Future<ApiResponse>> execute) {
     Future<ApiResponse> result;
     try {
-      result = execute.apply(key);
+      result = execute.apply(key.value());
     } catch (RuntimeException e) {
       result = Future.failedFuture(e);
     }
@@ -66,7 +69,7 @@ public final class ClaimedOperations {
    * The answer of an execution that began: any response, a 4xx problem included, is saved now; a
    * 404 or a 5xx releases the key.
    */
-  private Future<Outcome> answer(String key, String instance, Future<Answer> result) {
+  private Future<Outcome> answer(IdempotencyKey key, String instance, Future<Answer> result) {
     return result
         .recover(
             failure ->

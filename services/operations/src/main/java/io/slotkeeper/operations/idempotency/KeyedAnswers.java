@@ -1,7 +1,9 @@
 package io.slotkeeper.operations.idempotency;
 
 import io.slotkeeper.idempotency.Claim;
+import io.slotkeeper.idempotency.IdempotencyKey;
 import io.slotkeeper.idempotency.IdempotencyKeys;
+import io.slotkeeper.idempotency.IdempotencyStore;
 import io.slotkeeper.idempotency.StoredResponse;
 import io.slotkeeper.metrics.SlotkeeperMetrics;
 import io.slotkeeper.operations.problem.ApiProblem;
@@ -23,7 +25,8 @@ import java.util.function.Supplier;
  * <p>Two protocols hold a key: {@link OneCommandOperations} (an operation that is exactly one
  * command: the key's row is written with the command) and {@link ClaimedOperations} (any other: the
  * key is claimed first). This class is what they share: the key rule, the answer from a key's
- * holder, and the saved form of an answer.
+ * holder, the saved form of an answer, and the cap on new keys per principal ({@link NewKeyLimit}):
+ * beyond it a new key is 429 and nothing is stored or run, while a key already held still answers.
  *
  * <p>Protocol-free: the answer is the saved HTTP-shaped response (status, headers, JSON body),
  * written as an HTTP response by the HTTP API and mapped to a message or a status by the gRPC API.
@@ -37,19 +40,71 @@ public final class KeyedAnswers {
   /** The title of the 409 answered while the key's first request still runs. */
   public static final String IN_FLIGHT = "Request in flight";
 
+  private final IdempotencyStore store;
+  private final NewKeyLimit newKeys;
   private final SlotkeeperMetrics metrics;
 
-  public KeyedAnswers(SlotkeeperMetrics metrics) {
+  public KeyedAnswers(IdempotencyStore store, NewKeyLimit newKeys, SlotkeeperMetrics metrics) {
+    this.store = store;
+    this.newKeys = newKeys;
     this.metrics = metrics;
   }
 
   /** The key, validated (throws a 400 problem). */
-  public static String requireKey(String key) {
-    String problem = IdempotencyKeys.problemWith(key);
+  public static IdempotencyKey require(IdempotencyKey key) {
+    String problem = IdempotencyKeys.problemWith(key.value());
     if (problem != null) {
       throw ApiProblem.badRequest(problem);
     }
     return key;
+  }
+
+  /**
+   * Holds the key for a request ({@code hold}: a claim or a lookup) and runs {@code execute} when
+   * it is this request's; else answers from its holder. A principal at its cap of new keys only
+   * looks the key up: a held key still answers (a replay, 409, 422), a new one is 429 with nothing
+   * stored or run.
+   */
+  Future<Outcome> admitted(
+      IdempotencyKey key,
+      String operation,
+      String fingerprint,
+      Supplier<Future<Claim>> hold,
+      Supplier<Future<Outcome>> execute) {
+    long retryAfter = newKeys.retryAfterSeconds(key.principal());
+    if (retryAfter > 0) {
+      return decided(
+          operation,
+          store.lookup(key, operation, fingerprint),
+          () -> {
+            count(operation, "limited", true);
+            return Future.failedFuture(overLimit(retryAfter));
+          },
+          true,
+          false);
+    }
+    return decided(
+        operation,
+        hold.get(),
+        () -> {
+          newKeys.record(key.principal());
+          return execute.get();
+        },
+        true,
+        true);
+  }
+
+  private ApiProblem overLimit(long retryAfterSeconds) {
+    return new ApiProblem(
+        429,
+        "Too Many Requests",
+        "more than "
+            + newKeys.perHour()
+            + " new Idempotency-Keys in the last hour from this caller; retry in "
+            + retryAfterSeconds
+            + " s, or replay a key already used",
+        Map.of(),
+        Map.of("Retry-After", String.valueOf(retryAfterSeconds)));
   }
 
   /**
@@ -59,7 +114,16 @@ public final class KeyedAnswers {
    */
   Future<Outcome> decided(
       String operation, Future<Claim> claim, Supplier<Future<Outcome>> execute, boolean tally) {
+    return decided(operation, claim, execute, tally, tally);
+  }
 
+  /** {@link #decided}; {@code tallyNew} false when {@code execute} counts the request itself. */
+  private Future<Outcome> decided(
+      String operation,
+      Future<Claim> claim,
+      Supplier<Future<Outcome>> execute,
+      boolean tally,
+      boolean tallyNew) {
     return claim.compose(
         c -> {
           if (c instanceof Claim.Replay) {
@@ -78,7 +142,7 @@ public final class KeyedAnswers {
                         + ((Claim.Mismatch) c).firstOperation()
                         + " or another body)"));
           }
-          count(operation, "new", tally);
+          count(operation, "new", tallyNew);
           return execute.get();
         });
   }

@@ -3,6 +3,7 @@ package io.slotkeeper.operations.idempotency;
 import io.slotkeeper.domain.command.CommandOutcome;
 import io.slotkeeper.domain.command.SameTransactionWrite;
 import io.slotkeeper.events.Command;
+import io.slotkeeper.idempotency.IdempotencyKey;
 import io.slotkeeper.idempotency.IdempotencyStore;
 import io.slotkeeper.idempotency.KeyTakenException;
 import io.slotkeeper.idempotency.RequestFingerprint;
@@ -46,16 +47,18 @@ public final class OneCommandOperations {
    */
   public <R> Future<Outcome> command(
       String operation,
-      String key,
+      IdempotencyKey key,
       JsonObject request,
       String instance,
       Command command,
       Function<CommandOutcome<R>, ApiResponse> respond) {
     String fingerprint = RequestFingerprint.of(operation, request);
     Request held = new Request(operation, key, fingerprint);
-    return answers.decided(
+    return answers.admitted(
+        key,
         operation,
-        store.lookup(key, operation, fingerprint),
+        fingerprint,
+        () -> store.lookup(key, operation, fingerprint),
         () -> {
           SavedWithCommand<R> saved = new SavedWithCommand<>(held, respond);
           Future<Answer> sent =
@@ -68,12 +71,11 @@ public final class OneCommandOperations {
                               ? new Answer(KeyedAnswers.stored(respond.apply(outcome)), false)
                               : new Answer(saved.response, true));
           return answer(held, instance, sent);
-        },
-        true);
+        });
   }
 
   /** A looked-up key: who asks, under which key, for what. */
-  private record Request(String operation, String key, String fingerprint) {}
+  private record Request(String operation, IdempotencyKey key, String fingerprint) {}
 
   /** Saves the response in the transaction of the command it answers. */
   private final class SavedWithCommand<R> implements SameTransactionWrite {

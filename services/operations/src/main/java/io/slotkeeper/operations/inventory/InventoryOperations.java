@@ -4,6 +4,7 @@ import io.slotkeeper.domain.command.CommandOutcome;
 import io.slotkeeper.domain.inventory.InventorySnapshot;
 import io.slotkeeper.events.DeterministicIds;
 import io.slotkeeper.events.inventory.InventoryCommand.ReceiveStock;
+import io.slotkeeper.idempotency.IdempotencyKey;
 import io.slotkeeper.operations.idempotency.KeyedAnswers;
 import io.slotkeeper.operations.idempotency.OneCommandOperations;
 import io.slotkeeper.operations.idempotency.Outcome;
@@ -33,16 +34,16 @@ public final class InventoryOperations {
   }
 
   /** Receives stock; {@code body} is {@code {"qty": n, "reason": ...}}. */
-  public Future<Outcome> receive(String key, String sku, JsonObject body) {
+  public Future<Outcome> receive(IdempotencyKey key, String sku, JsonObject body) {
     PathIds.require("sku", sku);
-    KeyedAnswers.requireKey(key);
+    KeyedAnswers.require(key);
     RequestFields f = RequestFields.of(body, Set.of("qty", "reason"));
     long qty = f.number("qty", 1, MAX_QTY);
     String reason = f.optionalString("reason", RequestFields.MAX_STRING);
     f.throwIfInvalid();
     ReceiveStock cmd =
         new ReceiveStock(
-            DeterministicIds.forIdempotencyKey(RECEIVE, key),
+            DeterministicIds.forIdempotencyKey(RECEIVE, key.value()),
             sku,
             (int) qty,
             reason == null ? "receipt" : reason);

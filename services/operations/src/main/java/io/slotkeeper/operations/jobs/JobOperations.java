@@ -1,5 +1,6 @@
 package io.slotkeeper.operations.jobs;
 
+import io.slotkeeper.idempotency.IdempotencyKey;
 import io.slotkeeper.idempotency.StoredResponse;
 import io.slotkeeper.leases.RedisLeases;
 import io.slotkeeper.operations.idempotency.ClaimedOperations;
@@ -132,9 +133,9 @@ public final class JobOperations {
   }
 
   /** Pauses or resumes the job (its timers skip slots while paused). */
-  public Future<Outcome> pause(String key, String name, boolean paused, JsonObject body) {
+  public Future<Outcome> pause(IdempotencyKey key, String name, boolean paused, JsonObject body) {
     JobDefinition job = job(name);
-    KeyedAnswers.requireKey(key);
+    KeyedAnswers.require(key);
     RequestFields.of(body, Set.of()).throwIfInvalid();
     return claimed.run(
         paused ? "jobs.pause" : "jobs.resume",
@@ -151,9 +152,9 @@ public final class JobOperations {
   }
 
   /** Fires one slot of the schedule now (manual trigger); a slot that ran answers "duplicate". */
-  public Future<Outcome> trigger(String key, String name, JsonObject body) {
+  public Future<Outcome> trigger(IdempotencyKey key, String name, JsonObject body) {
     JobDefinition job = job(name);
-    KeyedAnswers.requireKey(key);
+    KeyedAnswers.require(key);
     RequestFields f = RequestFields.of(body, Set.of("slot"));
     String raw = f.string("slot", 64);
     f.throwIfInvalid();
@@ -168,9 +169,9 @@ public final class JobOperations {
   }
 
   /** Fires every slot in [from, to] as a backfill (or lists them, {@code dryRun}). */
-  public Future<Outcome> backfill(String key, String name, JsonObject body) {
+  public Future<Outcome> backfill(IdempotencyKey key, String name, JsonObject body) {
     JobDefinition job = job(name);
-    KeyedAnswers.requireKey(key);
+    KeyedAnswers.require(key);
     RequestFields f = RequestFields.of(body, Set.of("from", "to", "dryRun"));
     String fromRaw = f.string("from", 64);
     String toRaw = f.string("to", 64);

@@ -8,6 +8,7 @@ import io.slotkeeper.events.DeterministicIds;
 import io.slotkeeper.events.orders.OrderCommand.CancelOrder;
 import io.slotkeeper.events.orders.OrderCommand.PlaceOrder;
 import io.slotkeeper.events.orders.OrderLine;
+import io.slotkeeper.idempotency.IdempotencyKey;
 import io.slotkeeper.operations.idempotency.ClaimedOperations;
 import io.slotkeeper.operations.idempotency.KeyedAnswers;
 import io.slotkeeper.operations.idempotency.OneCommandOperations;
@@ -55,8 +56,8 @@ public final class OrderOperations {
   }
 
   /** Places an order; {@code body} is the JSON of {@code POST /v1/orders}. */
-  public Future<Outcome> place(String key, JsonObject body) {
-    KeyedAnswers.requireKey(key);
+  public Future<Outcome> place(IdempotencyKey key, JsonObject body) {
+    KeyedAnswers.require(key);
     RequestFields f = RequestFields.of(body, Set.of("orderId", "customerId", "currency", "items"));
     String orderId = f.optionalString("orderId", PathIds.MAX_LENGTH);
     String customerId = f.string("customerId", PathIds.MAX_LENGTH);
@@ -78,10 +79,14 @@ public final class OrderOperations {
               line.number("unitPriceCents", 0, OrderRules.MAX_UNIT_PRICE_CENTS)));
     }
     f.throwIfInvalid();
-    String id = orderId != null ? orderId : DeterministicIds.entityIdForKey("order", key);
+    String id = orderId != null ? orderId : DeterministicIds.entityIdForKey("order", key.value());
     PlaceOrder cmd =
         new PlaceOrder(
-            DeterministicIds.forIdempotencyKey(PLACE, key), id, customerId, currency, lines);
+            DeterministicIds.forIdempotencyKey(PLACE, key.value()),
+            id,
+            customerId,
+            currency,
+            lines);
     OrderRules.validate(cmd); // the aggregate checks again; this answers before a key is spent
     return oneCommand.<OrderSnapshot>command(
         PLACE,
@@ -93,15 +98,15 @@ public final class OrderOperations {
   }
 
   /** Cancels an order; {@code body} is the optional {@code {"reason": ...}}. */
-  public Future<Outcome> cancel(String key, String orderId, JsonObject body) {
+  public Future<Outcome> cancel(IdempotencyKey key, String orderId, JsonObject body) {
     PathIds.require("orderId", orderId);
-    KeyedAnswers.requireKey(key);
+    KeyedAnswers.require(key);
     RequestFields f = RequestFields.of(body, Set.of("reason"));
     String reason = f.optionalString("reason", RequestFields.MAX_STRING);
     f.throwIfInvalid();
     CancelOrder cmd =
         new CancelOrder(
-            DeterministicIds.forIdempotencyKey(CANCEL, key),
+            DeterministicIds.forIdempotencyKey(CANCEL, key.value()),
             orderId,
             reason == null ? "cancelled by client" : reason);
     return oneCommand.<OrderSnapshot>command(
@@ -114,9 +119,9 @@ public final class OrderOperations {
   }
 
   /** Runs the fulfilment flow now; safe to repeat, every step has a derived command ID. */
-  public Future<Outcome> process(String key, String orderId, JsonObject body) {
+  public Future<Outcome> process(IdempotencyKey key, String orderId, JsonObject body) {
     PathIds.require("orderId", orderId);
-    KeyedAnswers.requireKey(key);
+    KeyedAnswers.require(key);
     RequestFields.of(body, Set.of()).throwIfInvalid();
     return claimed.run(
         PROCESS,

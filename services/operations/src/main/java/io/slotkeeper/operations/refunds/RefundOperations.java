@@ -5,6 +5,7 @@ import io.slotkeeper.domain.orders.RefundSnapshot;
 import io.slotkeeper.events.DeterministicIds;
 import io.slotkeeper.events.orders.OrderCommand.IssueRefund;
 import io.slotkeeper.events.orders.OrderCommand.RequestRefund;
+import io.slotkeeper.idempotency.IdempotencyKey;
 import io.slotkeeper.operations.idempotency.ClaimedOperations;
 import io.slotkeeper.operations.idempotency.KeyedAnswers;
 import io.slotkeeper.operations.idempotency.OneCommandOperations;
@@ -43,9 +44,9 @@ public final class RefundOperations {
   }
 
   /** Requests a refund of a COMPLETED order; {@code body} is {@code {"amountCents", "reason"}}. */
-  public Future<Outcome> request(String key, String orderId, JsonObject body) {
+  public Future<Outcome> request(IdempotencyKey key, String orderId, JsonObject body) {
     PathIds.require("orderId", orderId);
-    KeyedAnswers.requireKey(key);
+    KeyedAnswers.require(key);
     RequestFields f = RequestFields.of(body, Set.of("amountCents", "reason"));
     long amount = f.number("amountCents", 1, MAX_AMOUNT);
     String reason = f.string("reason", RequestFields.MAX_STRING);
@@ -53,9 +54,9 @@ public final class RefundOperations {
     // The refund ID derives from the order and the caller's key: a retry is the same refund.
     RequestRefund cmd =
         new RequestRefund(
-            DeterministicIds.forIdempotencyKey(REQUEST, key),
+            DeterministicIds.forIdempotencyKey(REQUEST, key.value()),
             orderId,
-            DeterministicIds.refundId(orderId, key),
+            DeterministicIds.refundId(orderId, key.value()),
             amount,
             reason);
     return oneCommand.<RefundSnapshot>command(
@@ -68,9 +69,9 @@ public final class RefundOperations {
   }
 
   /** Issues a requested refund (operators); one issue per refund, whoever asks how often. */
-  public Future<Outcome> issue(String key, String refundId, JsonObject body) {
+  public Future<Outcome> issue(IdempotencyKey key, String refundId, JsonObject body) {
     PathIds.require("refundId", refundId);
-    KeyedAnswers.requireKey(key);
+    KeyedAnswers.require(key);
     RequestFields.of(body, Set.of()).throwIfInvalid();
     return claimed.run(
         ISSUE,

@@ -4,6 +4,7 @@ import io.slotkeeper.api.http.auth.BearerAuth;
 import io.slotkeeper.api.http.support.HttpAnswers;
 import io.slotkeeper.api.http.support.JsonBodies;
 import io.slotkeeper.domain.WriteModel;
+import io.slotkeeper.idempotency.IdempotencyKey;
 import io.slotkeeper.operations.auth.Role;
 import io.slotkeeper.operations.idempotency.ClaimedOperations;
 import io.slotkeeper.operations.idempotency.KeyedAnswers;
@@ -52,7 +53,7 @@ public final class AdminRoutes {
     if (!writeModel.processors().containsKey(name)) {
       throw ApiProblem.notFound("no projection named " + name);
     }
-    String key = KeyedAnswers.requireKey(HttpAnswers.idempotencyKey(ctx));
+    IdempotencyKey key = KeyedAnswers.require(HttpAnswers.idempotencyKey(ctx));
     RequestFields.of(JsonBodies.optionalObject(ctx), Set.of()).throwIfInvalid();
     HttpAnswers.send(
         ctx,

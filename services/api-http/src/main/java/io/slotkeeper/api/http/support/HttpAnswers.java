@@ -1,8 +1,10 @@
 package io.slotkeeper.api.http.support;
 
+import io.slotkeeper.api.http.auth.BearerAuth;
 import io.slotkeeper.api.http.problem.HttpProblems;
-import io.slotkeeper.idempotency.IdempotencyKeys;
+import io.slotkeeper.idempotency.IdempotencyKey;
 import io.slotkeeper.idempotency.StoredResponse;
+import io.slotkeeper.operations.auth.Role;
 import io.slotkeeper.operations.idempotency.KeyedAnswers;
 import io.slotkeeper.operations.idempotency.Outcome;
 import io.vertx.core.Future;
@@ -14,9 +16,13 @@ public final class HttpAnswers {
 
   private HttpAnswers() {}
 
-  /** The request's {@code Idempotency-Key} header as sent (the operation validates it). */
-  public static String idempotencyKey(RoutingContext ctx) {
-    return IdempotencyKeys.normalize(ctx.request().getHeader(KeyedAnswers.HEADER));
+  /**
+   * The request's {@code Idempotency-Key} header as sent (the operation validates it), within the
+   * principal of the caller that {@link BearerAuth} let through.
+   */
+  public static IdempotencyKey idempotencyKey(RoutingContext ctx) {
+    Role caller = ctx.get(BearerAuth.ROLE_KEY);
+    return new IdempotencyKey(caller.principal(), ctx.request().getHeader(KeyedAnswers.HEADER));
   }
 
   /** Answers with the saved (or replayed) response of an idempotent command. */
