@@ -98,9 +98,9 @@ public final class KeyedAnswers {
     return new ApiProblem(
         429,
         "Too Many Requests",
-        "more than "
+        "this caller has stored its cap of "
             + newKeys.perHour()
-            + " new Idempotency-Keys in the last hour from this caller; retry in "
+            + " new Idempotency-Keys in the last hour; retry in "
             + retryAfterSeconds
             + " s, or replay a key already used",
         Map.of(),
