@@ -10,12 +10,14 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.slotkeeper.api.grpc.GrpcApiVerticle;
 import io.slotkeeper.api.http.HttpApiDependencies;
 import io.slotkeeper.api.http.HttpApiVerticle;
-import io.slotkeeper.api.http.auth.Tokens;
 import io.slotkeeper.domain.WriteModel;
 import io.slotkeeper.idempotency.IdempotencyStore;
 import io.slotkeeper.leases.RedisLeases;
 import io.slotkeeper.metrics.BoundedLabels;
 import io.slotkeeper.metrics.SlotkeeperMetrics;
+import io.slotkeeper.operations.OperationsDependencies;
+import io.slotkeeper.operations.auth.Tokens;
+import io.slotkeeper.operations.idempotency.NewKeyLimit;
 import io.slotkeeper.platform.Infrastructure;
 import io.slotkeeper.platform.axon.EventPositions;
 import io.slotkeeper.platform.config.SlotkeeperConfig;
@@ -207,14 +209,13 @@ public final class Slotkeeper implements AutoCloseable {
             "slotkeeper.event.pages", events, EventReader::pagesRead)
         .description("Pages of events read for subscriptions and GET /v1/events")
         .register(meters);
-    HttpApiDependencies deps =
-        new HttpApiDependencies(
+    OperationsDependencies deps =
+        new OperationsDependencies(
             writeModel,
             timers,
             ledger,
             leases,
             pool,
-            redis,
             new IdempotencyStore(
                 // Key claims and saved successes need no WAL flush of their own (see the store).
                 ReadPools.createKeyStore(
@@ -228,9 +229,10 @@ public final class Slotkeeper implements AutoCloseable {
                 config.idempotencyLockTimeout()),
             tokens,
             metrics,
-            meters::scrape,
             Duration.ofSeconds(15),
+            new NewKeyLimit(config.limits().idempotencyKeysPerHour(), SlotClock.system()),
             events);
+    HttpApiDependencies httpDeps = new HttpApiDependencies(deps, redis, meters::scrape);
     // Several instances of each API on its port (Vert.x shares the bound socket among them and
     // hands connections round-robin): a single event loop would parse, authenticate and answer
     // every request on one core.
@@ -247,7 +249,10 @@ public final class Slotkeeper implements AutoCloseable {
     AtomicInteger httpConnections = new AtomicInteger();
     List<HttpApiVerticle> https =
         deployShared(
-            vertx, () -> new HttpApiVerticle(deps, httpConnections), httpOptions, "the HTTP API");
+            vertx,
+            () -> new HttpApiVerticle(httpDeps, httpConnections),
+            httpOptions,
+            "the HTTP API");
     httpPort = https.get(0).actualPort();
     // gRPC keeps each connection (HTTP/2) on the instance that accepted it; several connections
     // spread over the instances as HTTP's do.

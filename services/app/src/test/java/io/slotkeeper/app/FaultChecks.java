@@ -1,8 +1,8 @@
 package io.slotkeeper.app;
 
-import io.slotkeeper.api.http.inventory.InventoryOperations;
-import io.slotkeeper.api.http.orders.OrderOperations;
 import io.slotkeeper.events.StreamIds;
+import io.slotkeeper.operations.inventory.InventoryOperations;
+import io.slotkeeper.operations.orders.OrderOperations;
 import io.slotkeeper.platform.config.PostgresEndpoint;
 import io.slotkeeper.platform.config.RedisEndpoint;
 import java.io.IOException;

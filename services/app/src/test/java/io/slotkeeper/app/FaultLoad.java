@@ -1,9 +1,9 @@
 package io.slotkeeper.app;
 
-import io.slotkeeper.api.http.inventory.InventoryOperations;
-import io.slotkeeper.api.http.orders.OrderOperations;
-import io.slotkeeper.api.http.refunds.RefundOperations;
 import io.slotkeeper.events.DeterministicIds;
+import io.slotkeeper.operations.inventory.InventoryOperations;
+import io.slotkeeper.operations.orders.OrderOperations;
+import io.slotkeeper.operations.refunds.RefundOperations;
 import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;
 import java.util.Deque;

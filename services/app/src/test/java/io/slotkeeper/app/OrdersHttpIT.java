@@ -3,8 +3,8 @@ package io.slotkeeper.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.slotkeeper.api.http.orders.OrderOperations;
 import io.slotkeeper.events.DeterministicIds;
+import io.slotkeeper.operations.orders.OrderOperations;
 import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;
 import java.sql.Connection;

@@ -81,10 +81,23 @@ class SchemaMigrationIT {
         // A database from before V40 has none of the later migrations either.
         st.executeUpdate("DELETE FROM flyway_schema_history WHERE version::numeric >= 40");
         st.executeUpdate("DROP TABLE job_first_planned");
+        // Keys were not scoped to a principal (V50): one key row for everyone.
+        st.executeUpdate("ALTER TABLE idempotency_keys DROP COLUMN principal");
+        st.executeUpdate("ALTER TABLE idempotency_keys ADD PRIMARY KEY (idem_key)");
+        st.executeUpdate(
+            "INSERT INTO idempotency_keys (idem_key, operation, fingerprint, state, expires_at)"
+                + " VALUES ('old-place', 'orders.place', 'f', 'COMPLETED', now() + interval '1 h'),"
+                + " ('old-issue', 'refunds.issue', 'f', 'COMPLETED', now() + interval '1 h')");
       }
       assertThat(harness.queryString(ids + " FROM domain_event_entry")).isEqualTo("X,order:X,S-1");
 
       Database.open(harness.endpoint(), 2, "upgrade").close();
+      // A key row from before keys were scoped goes to the lowest role allowed to send it.
+      assertThat(
+              harness.queryString(
+                  "SELECT string_agg(idem_key || ' ' || principal, ',' ORDER BY idem_key)"
+                      + " FROM idempotency_keys"))
+          .isEqualTo("old-issue operator,old-place client");
 
       assertThat(harness.queryString(ids + " FROM domain_event_entry"))
           .isEqualTo("order:X,order:order:X,inventory:S-1");

@@ -20,10 +20,10 @@ import java.util.function.Supplier;
 import org.axonframework.common.jdbc.ConnectionProvider;
 
 /**
- * Idempotency keys in PostgreSQL, shared by every instance and by HTTP and gRPC. A key's first
- * request's response is saved and replayed for the key's lifetime (the TTL, at least 24 hours by
- * default). Two ways to hold a key (concurrent requests' statements are shared, see {@link
- * KeyBatcher}):
+ * Idempotency keys in PostgreSQL, shared by every instance and by HTTP and gRPC, each within its
+ * principal ({@link IdempotencyKey}: a key row belongs to who sent it). A key's first request's
+ * response is saved and replayed for the key's lifetime (the TTL, at least 24 hours by default).
+ * Two ways to hold a key (concurrent requests' statements are shared, see {@link KeyBatcher}):
  *
  * <ul>
  *   <li>An operation that is exactly one command only <em>looks the key up</em> ({@link #lookup});
@@ -59,20 +59,21 @@ public final class IdempotencyStore {
           + " idempotency_keys.response_status, idempotency_keys.response_headers,"
           + " idempotency_keys.response_body";
   static final String READ =
-      "SELECT " + HOLDER_COLUMNS + " FROM idempotency_keys WHERE idem_key = $1";
+      "SELECT " + HOLDER_COLUMNS + " FROM idempotency_keys WHERE idem_key = $1 AND principal = $2";
   private static final String TAKE_OVER =
       "UPDATE idempotency_keys SET locked_until = now() + make_interval(secs => $2)"
-          + " WHERE idem_key = $1 AND state = 'IN_FLIGHT' AND locked_until < now()"
+          + " WHERE idem_key = $1 AND principal = $3 AND state = 'IN_FLIGHT'"
+          + " AND locked_until < now()"
           + " RETURNING idem_key";
   private static final String COMPLETE =
       "UPDATE idempotency_keys SET state = 'COMPLETED', locked_until = NULL,"
           + " response_status = $2, response_headers = $3, response_body = $4"
-          + " WHERE idem_key = $1";
+          + " WHERE idem_key = $1 AND principal = $5";
   // A key's row, written whole with its response, unless a live request holds the key. Taken are
   // a key that has not expired, except an abandoned claim of the same request (the command ID
   // derives from the key, so running it again is safe).
   private static final String UPSERT_CONFLICT =
-      " ON CONFLICT (idem_key) DO UPDATE SET operation = EXCLUDED.operation,"
+      " ON CONFLICT (idem_key, principal) DO UPDATE SET operation = EXCLUDED.operation,"
           + " fingerprint = EXCLUDED.fingerprint, state = 'COMPLETED', locked_until = NULL,"
           + " response_status = EXCLUDED.response_status,"
           + " response_headers = EXCLUDED.response_headers,"
@@ -83,23 +84,26 @@ public final class IdempotencyStore {
           + " AND idempotency_keys.operation = EXCLUDED.operation"
           + " AND idempotency_keys.fingerprint = EXCLUDED.fingerprint)";
   private static final String UPSERT_COLUMNS =
-      "INSERT INTO idempotency_keys (idem_key, operation, fingerprint, state, expires_at,"
+      "INSERT INTO idempotency_keys (idem_key, principal, operation, fingerprint, state,"
+          + " expires_at,"
           + " response_status, response_headers, response_body)";
   // The saved responses of a command transaction's requests, in one statement at its commit.
   static final String SAVE_ALL =
       UPSERT_COLUMNS
-          + " SELECT k, o, f, 'COMPLETED', e, s, h::jsonb, b"
-          + " FROM unnest(?::varchar[], ?::varchar[], ?::varchar[], ?::int[], ?::text[],"
-          + " ?::text[]) AS v(k, o, f, s, h, b),"
+          + " SELECT k, p, o, f, 'COMPLETED', e, s, h::jsonb, b"
+          + " FROM unnest(?::varchar[], ?::varchar[], ?::varchar[], ?::varchar[], ?::int[],"
+          + " ?::text[], ?::text[]) AS v(k, p, o, f, s, h, b),"
           + " (SELECT now() + make_interval(secs => ?) AS e) AS ttl"
           + UPSERT_CONFLICT;
   private static final String SAVE =
       UPSERT_COLUMNS
-          + " VALUES ($1, $2, $3, 'COMPLETED', now() + make_interval(secs => $4), $5, $6, $7)"
+          + " VALUES ($1, $8, $2, $3, 'COMPLETED', now() + make_interval(secs => $4), $5, $6,"
+          + " $7)"
           + UPSERT_CONFLICT;
   private static final String COMMAND_QUEUE = IdempotencyStore.class.getName() + ".withCommand";
   private static final String RELEASE =
-      "DELETE FROM idempotency_keys WHERE idem_key = $1 AND state = 'IN_FLIGHT'";
+      "DELETE FROM idempotency_keys WHERE idem_key = $1 AND principal = $2"
+          + " AND state = 'IN_FLIGHT'";
   private static final String PURGE_EXPIRED =
       "DELETE FROM idempotency_keys WHERE expires_at < now()";
 
@@ -137,7 +141,7 @@ public final class IdempotencyStore {
    * every outcome (shared with concurrent claims); only a key whose holder committed while the
    * claim ran needs a second read.
    */
-  public Future<Claim> claim(String key, String operation, String fingerprint) {
+  public Future<Claim> claim(IdempotencyKey key, String operation, String fingerprint) {
     return claims
         .submit(key, operation, fingerprint)
         .compose(
@@ -157,7 +161,7 @@ public final class IdempotencyStore {
    * request holds it (the command then saves its response, {@link #completeWithCommand}), else the
    * holder's answer, as for a claim. Writes nothing.
    */
-  public Future<Claim> lookup(String key, String operation, String fingerprint) {
+  public Future<Claim> lookup(IdempotencyKey key, String operation, String fingerprint) {
     return lookups
         .submit(key, operation, fingerprint)
         .compose(
@@ -172,9 +176,9 @@ public final class IdempotencyStore {
             });
   }
 
-  private Future<Claim> read(String key, String operation, String fingerprint) {
+  private Future<Claim> read(IdempotencyKey key, String operation, String fingerprint) {
     return pool.preparedQuery(READ)
-        .execute(Tuple.of(key))
+        .execute(Tuple.of(key.value(), key.principal()))
         .compose(
             rows ->
                 rows.size() == 0
@@ -202,21 +206,22 @@ public final class IdempotencyStore {
     return Future.succeededFuture(new Claim.InFlight());
   }
 
-  private Future<Claim> takeOver(String key) {
+  private Future<Claim> takeOver(IdempotencyKey key) {
     return pool.preparedQuery(TAKE_OVER)
-        .execute(Tuple.of(key, lockSeconds))
+        .execute(Tuple.of(key.value(), lockSeconds, key.principal()))
         .map(rows -> rows.size() == 1 ? new Claim.Acquired() : new Claim.InFlight());
   }
 
   /** Saves the response of the key's request; later requests replay it. */
-  public Future<Void> complete(String key, StoredResponse response) {
+  public Future<Void> complete(IdempotencyKey key, StoredResponse response) {
     return saveResponse(
             COMPLETE,
             Tuple.of(
-                key,
+                key.value(),
                 response.status(),
                 new JsonObject(new HashMap<>(response.headers())),
-                response.body()),
+                response.body(),
+                key.principal()),
             response.status())
         .mapEmpty();
   }
@@ -244,11 +249,12 @@ public final class IdempotencyStore {
    * commit with {@link KeyTakenException}.
    */
   public void completeWithCommand(
-      String key, String operation, String fingerprint, StoredResponse response) {
+      IdempotencyKey key, String operation, String fingerprint, StoredResponse response) {
     CommitQueues.current(COMMAND_QUEUE, ArrayList<Object[]>::new, this::saveAll)
         .add(
             new Object[] {
-              key,
+              key.value(),
+              key.principal(),
               operation,
               fingerprint,
               response.status(),
@@ -261,8 +267,9 @@ public final class IdempotencyStore {
     int saved;
     try (Connection c = commandTransactions.getConnection();
         PreparedStatement ps = c.prepareStatement(SAVE_ALL)) {
-      UnnestColumns.bind(c, ps, rows, "varchar", "varchar", "varchar", "int4", "text", "text");
-      ps.setDouble(7, ttlSeconds);
+      UnnestColumns.bind(
+          c, ps, rows, "varchar", "varchar", "varchar", "varchar", "int4", "text", "text");
+      ps.setDouble(8, ttlSeconds);
       saved = ps.executeUpdate();
     } catch (SQLException e) {
       if ("21000".equals(e.getSQLState())) {
@@ -282,24 +289,25 @@ public final class IdempotencyStore {
    * another request holds the key by now (then answer with the holder's, {@link #lookup}).
    */
   public Future<Boolean> save(
-      String key, String operation, String fingerprint, StoredResponse response) {
+      IdempotencyKey key, String operation, String fingerprint, StoredResponse response) {
     return saveResponse(
             SAVE,
-            Tuple.of(
-                key,
-                operation,
-                fingerprint,
-                ttlSeconds,
-                response.status(),
-                new JsonObject(new HashMap<>(response.headers())),
-                response.body()),
+            Tuple.tuple()
+                .addValue(key.value())
+                .addValue(operation)
+                .addValue(fingerprint)
+                .addValue(ttlSeconds)
+                .addValue(response.status())
+                .addValue(new JsonObject(new HashMap<>(response.headers())))
+                .addValue(response.body())
+                .addValue(key.principal()),
             response.status())
         .map(rows -> rows.rowCount() == 1);
   }
 
   /** Forgets an in-flight key whose request failed for a reason worth retrying. */
-  public Future<Void> release(String key) {
-    return pool.preparedQuery(RELEASE).execute(Tuple.of(key)).mapEmpty();
+  public Future<Void> release(IdempotencyKey key) {
+    return pool.preparedQuery(RELEASE).execute(Tuple.of(key.value(), key.principal())).mapEmpty();
   }
 
   /** Deletes expired keys; returns how many. */

@@ -43,33 +43,37 @@ final class KeyBatcher {
   // second statement. The outer SELECT reads the snapshot taken before the insert: a key inserted
   // by a transaction that committed meanwhile comes back with no row, and the store reads it again.
   static final String CLAIM_ALL =
-      "WITH c AS (SELECT k, o, f FROM unnest($1::varchar[], $2::varchar[], $3::varchar[])"
-          + " AS c(k, o, f)),"
-          + " claimed AS (INSERT INTO idempotency_keys (idem_key, operation, fingerprint, state,"
-          + " locked_until, expires_at)"
-          + " SELECT k, o, f, 'IN_FLIGHT', now() + make_interval(secs => $4),"
-          + " now() + make_interval(secs => $5) FROM c"
-          + " ON CONFLICT (idem_key) DO UPDATE SET operation = EXCLUDED.operation,"
+      "WITH c AS (SELECT k, p, o, f FROM unnest($1::varchar[], $2::varchar[],"
+          + " $3::varchar[], $4::varchar[]) AS c(k, p, o, f)),"
+          + " claimed AS (INSERT INTO idempotency_keys (idem_key, principal, operation,"
+          + " fingerprint, state, locked_until, expires_at)"
+          + " SELECT k, p, o, f, 'IN_FLIGHT', now() + make_interval(secs => $5),"
+          + " now() + make_interval(secs => $6) FROM c"
+          + " ON CONFLICT (idem_key, principal) DO UPDATE SET operation = EXCLUDED.operation,"
           + " fingerprint = EXCLUDED.fingerprint, state = 'IN_FLIGHT',"
           + " locked_until = EXCLUDED.locked_until, response_status = NULL,"
           + " response_headers = NULL, response_body = NULL, created_at = now(),"
           + " expires_at = EXCLUDED.expires_at"
           // An expired key is as good as absent.
           + " WHERE idempotency_keys.expires_at < now()"
-          + " RETURNING idem_key)"
-          + " SELECT c.k AS idem_key, c.k IN (SELECT idem_key FROM claimed) AS claimed, "
+          + " RETURNING idem_key, principal)"
+          + " SELECT c.k AS idem_key, c.p AS principal,"
+          + " (c.k, c.p) IN (SELECT idem_key, principal FROM claimed) AS claimed, "
           + IdempotencyStore.HOLDER_COLUMNS
           // The keys again, as an index condition: the pool keeps its plans (KEYED_PLANS), and a
           // plan made on a small table must not read the whole key index (KeyedPlansIT).
           + " FROM c LEFT JOIN idempotency_keys ON idempotency_keys.idem_key = c.k"
+          + " AND idempotency_keys.principal = c.p"
           + " AND idempotency_keys.idem_key = ANY($1::varchar[])";
 
   // The rows holding the keys, and whether each has expired (as good as absent). Only the keys
   // select rows: a condition on expires_at could lead a generic plan to its index (KeyedPlansIT).
+  // A row of another principal's equal key may come back too; it answers nobody.
   static final String LOOKUP_ALL =
-      "SELECT idem_key, false AS claimed, expires_at < now() AS expired, "
+      "SELECT idem_key, principal, false AS claimed, expires_at < now() AS expired, "
           + IdempotencyStore.HOLDER_COLUMNS
-          + " FROM idempotency_keys WHERE idem_key = ANY($1::varchar[])";
+          + " FROM idempotency_keys WHERE idem_key = ANY($1::varchar[])"
+          + " AND principal = ANY($2::varchar[])";
 
   private final Pool pool;
   private final Kind kind;
@@ -95,7 +99,7 @@ final class KeyBatcher {
    * held, with the holding row when the statement's snapshot saw it (null when it did not). A
    * lookup's: the holding row, or null when the key is free.
    */
-  Future<Outcome> submit(String key, String operation, String fingerprint) {
+  Future<Outcome> submit(IdempotencyKey key, String operation, String fingerprint) {
     Pending pending =
         new Pending(key, operation, fingerprint, Vertx.currentContext(), Promise.promise());
     List<Pending> batch;
@@ -115,7 +119,7 @@ final class KeyBatcher {
       return null;
     }
     List<Pending> batch = new ArrayList<>(Math.min(maxBatch, queue.size()));
-    Set<String> keys = new HashSet<>();
+    Set<IdempotencyKey> keys = new HashSet<>();
     for (Iterator<Pending> it = queue.iterator(); it.hasNext() && batch.size() < maxBatch; ) {
       Pending next = it.next();
       if (keys.add(next.key)) {
@@ -129,11 +133,13 @@ final class KeyBatcher {
 
   private void send(List<Pending> batch) {
     String[] keys = new String[batch.size()];
+    String[] principals = new String[batch.size()];
     String[] operations = new String[batch.size()];
     String[] fingerprints = new String[batch.size()];
     for (int i = 0; i < keys.length; i++) {
       Pending p = batch.get(i);
-      keys[i] = p.key;
+      keys[i] = p.key.value();
+      principals[i] = p.key.principal();
       operations[i] = p.operation;
       fingerprints[i] = p.fingerprint;
     }
@@ -142,20 +148,24 @@ final class KeyBatcher {
       sent =
           kind == Kind.CLAIM
               ? pool.preparedQuery(CLAIM_ALL)
-                  .execute(Tuple.of(keys, operations, fingerprints, lockSeconds, ttlSeconds))
-              : pool.preparedQuery(LOOKUP_ALL).execute(Tuple.of((Object) keys));
+                  .execute(
+                      Tuple.of(keys, principals, operations, fingerprints, lockSeconds, ttlSeconds))
+              : pool.preparedQuery(LOOKUP_ALL)
+                  .execute(Tuple.tuple().addValue(keys).addValue(principals));
     } catch (RuntimeException refused) {
       // A closed pool may refuse at once: answer, and free the slot for the next statement.
       sent = Future.failedFuture(refused);
     }
     sent.onComplete(
         result -> {
-          Map<String, Outcome> outcomes = new HashMap<>();
+          Map<IdempotencyKey, Outcome> outcomes = new HashMap<>();
           if (result.succeeded()) {
             for (Row row : result.result()) {
               boolean claimed = row.getBoolean("claimed");
               boolean held = !claimed && row.getString("operation") != null;
-              outcomes.put(row.getString("idem_key"), new Outcome(claimed, held ? row : null));
+              outcomes.put(
+                  new IdempotencyKey(row.getString("principal"), row.getString("idem_key")),
+                  new Outcome(claimed, held ? row : null));
             }
           }
           List<Pending> next;
@@ -181,7 +191,11 @@ final class KeyBatcher {
   record Outcome(boolean claimed, Row holder) {}
 
   private record Pending(
-      String key, String operation, String fingerprint, Context context, Promise<Outcome> promise) {
+      IdempotencyKey key,
+      String operation,
+      String fingerprint,
+      Context context,
+      Promise<Outcome> promise) {
 
     void answer(Future<Outcome> outcome) {
       if (context == null || context == Vertx.currentContext()) {

@@ -43,6 +43,11 @@ class IdempotencyStoreIT {
     vertx.close().await(10, TimeUnit.SECONDS);
   }
 
+  /** A key of the principal most tests use. */
+  static IdempotencyKey key(String value) {
+    return new IdempotencyKey("client", value);
+  }
+
   static <T> T await(io.vertx.core.Future<T> f) throws Exception {
     return f.await(10, TimeUnit.SECONDS);
   }
@@ -52,60 +57,80 @@ class IdempotencyStoreIT {
   }
 
   @Test
+  void principalsHaveTheirOwnKeys() throws Exception {
+    IdempotencyKey client = new IdempotencyKey("client", "shared");
+    IdempotencyKey operator = new IdempotencyKey("operator", "shared");
+    assertThat(await(store.claim(client, "op", "f"))).isInstanceOf(Claim.Acquired.class);
+    // Another principal's equal key is another key: no 409, no 422.
+    assertThat(await(store.claim(operator, "other-op", "g"))).isInstanceOf(Claim.Acquired.class);
+    StoredResponse saved = new StoredResponse(200, Map.of(), "{\"who\":\"client\"}");
+    await(store.complete(client, saved));
+    assertThat(await(store.lookup(client, "op", "f"))).isEqualTo(new Claim.Replay(saved));
+    assertThat(await(store.lookup(operator, "other-op", "g"))).isInstanceOf(Claim.InFlight.class);
+    await(store.release(operator));
+    assertThat(await(store.lookup(operator, "op", "f"))).isInstanceOf(Claim.Free.class);
+    StoredResponse theirs = new StoredResponse(201, Map.of(), "{\"who\":\"operator\"}");
+    assertThat(await(store.save(operator, "op", "f", theirs))).isTrue();
+    assertThat(await(store.claim(operator, "op", "f"))).isEqualTo(new Claim.Replay(theirs));
+    assertThat(await(store.claim(client, "op", "f"))).isEqualTo(new Claim.Replay(saved));
+  }
+
+  @Test
   void firstClaimWinsThenInFlightThenReplay() throws Exception {
-    assertThat(await(store.claim("k1", "op", "f1"))).isInstanceOf(Claim.Acquired.class);
-    assertThat(await(store.claim("k1", "op", "f1"))).isInstanceOf(Claim.InFlight.class);
-    assertThat(await(store.claim("k1", "op", "other"))).isInstanceOf(Claim.Mismatch.class);
-    assertThat(await(store.claim("k1", "other-op", "f1"))).isInstanceOf(Claim.Mismatch.class);
+    assertThat(await(store.claim(key("k1"), "op", "f1"))).isInstanceOf(Claim.Acquired.class);
+    assertThat(await(store.claim(key("k1"), "op", "f1"))).isInstanceOf(Claim.InFlight.class);
+    assertThat(await(store.claim(key("k1"), "op", "other"))).isInstanceOf(Claim.Mismatch.class);
+    assertThat(await(store.claim(key("k1"), "other-op", "f1"))).isInstanceOf(Claim.Mismatch.class);
     StoredResponse saved = new StoredResponse(201, Map.of("Location", "/x"), "{\"a\":1}");
-    await(store.complete("k1", saved));
-    Claim replay = await(store.claim("k1", "op", "f1"));
+    await(store.complete(key("k1"), saved));
+    Claim replay = await(store.claim(key("k1"), "op", "f1"));
     assertThat(replay).isEqualTo(new Claim.Replay(saved));
   }
 
   @Test
   void aLookupWritesNothingAndAnswersFromTheKeysRow() throws Exception {
-    assertThat(await(store.lookup("l1", "op", "f"))).isInstanceOf(Claim.Free.class);
+    assertThat(await(store.lookup(key("l1"), "op", "f"))).isInstanceOf(Claim.Free.class);
     assertThat(count("l1")).isZero();
     StoredResponse saved = new StoredResponse(201, Map.of("Location", "/l1"), "{\"a\":1}");
-    assertThat(await(store.save("l1", "op", "f", saved))).isTrue();
-    assertThat(await(store.lookup("l1", "op", "f"))).isEqualTo(new Claim.Replay(saved));
-    assertThat(await(store.lookup("l1", "op", "other"))).isEqualTo(new Claim.Mismatch("op"));
-    assertThat(await(store.lookup("l1", "other-op", "f"))).isEqualTo(new Claim.Mismatch("op"));
+    assertThat(await(store.save(key("l1"), "op", "f", saved))).isTrue();
+    assertThat(await(store.lookup(key("l1"), "op", "f"))).isEqualTo(new Claim.Replay(saved));
+    assertThat(await(store.lookup(key("l1"), "op", "other"))).isEqualTo(new Claim.Mismatch("op"));
+    assertThat(await(store.lookup(key("l1"), "other-op", "f"))).isEqualTo(new Claim.Mismatch("op"));
     // A key held: the save changes nothing and says so (the request answers with the holder's).
     StoredResponse other = new StoredResponse(422, Map.of(), "{\"status\":422}");
-    assertThat(await(store.save("l1", "other-op", "f", other))).isFalse();
-    assertThat(await(store.lookup("l1", "op", "f"))).isEqualTo(new Claim.Replay(saved));
+    assertThat(await(store.save(key("l1"), "other-op", "f", other))).isFalse();
+    assertThat(await(store.lookup(key("l1"), "op", "f"))).isEqualTo(new Claim.Replay(saved));
   }
 
   @Test
   void aLookupSeesAClaimOfAnOperationOfSeveralSteps() throws Exception {
-    assertThat(await(store.claim("l2", "op", "f"))).isInstanceOf(Claim.Acquired.class);
-    assertThat(await(store.lookup("l2", "op", "f"))).isInstanceOf(Claim.InFlight.class);
-    assertThat(await(store.lookup("l2", "cmd", "f"))).isEqualTo(new Claim.Mismatch("op"));
-    assertThat(await(store.save("l2", "op", "f", new StoredResponse(200, Map.of(), "{}"))))
+    assertThat(await(store.claim(key("l2"), "op", "f"))).isInstanceOf(Claim.Acquired.class);
+    assertThat(await(store.lookup(key("l2"), "op", "f"))).isInstanceOf(Claim.InFlight.class);
+    assertThat(await(store.lookup(key("l2"), "cmd", "f"))).isEqualTo(new Claim.Mismatch("op"));
+    assertThat(await(store.save(key("l2"), "op", "f", new StoredResponse(200, Map.of(), "{}"))))
         .isFalse();
     // Abandoned: the same request may run again, and its save takes the row over.
     sql(
         "UPDATE idempotency_keys SET locked_until = now() - interval '1 second' WHERE idem_key = 'l2'");
-    assertThat(await(store.lookup("l2", "op", "f"))).isInstanceOf(Claim.Free.class);
-    assertThat(await(store.save("l2", "other-op", "f", new StoredResponse(200, Map.of(), "{}"))))
+    assertThat(await(store.lookup(key("l2"), "op", "f"))).isInstanceOf(Claim.Free.class);
+    assertThat(
+            await(store.save(key("l2"), "other-op", "f", new StoredResponse(200, Map.of(), "{}"))))
         .isFalse();
     StoredResponse saved = new StoredResponse(200, Map.of(), "{\"taken\":true}");
-    assertThat(await(store.save("l2", "op", "f", saved))).isTrue();
-    assertThat(await(store.lookup("l2", "op", "f"))).isEqualTo(new Claim.Replay(saved));
+    assertThat(await(store.save(key("l2"), "op", "f", saved))).isTrue();
+    assertThat(await(store.lookup(key("l2"), "op", "f"))).isEqualTo(new Claim.Replay(saved));
   }
 
   @Test
   void anExpiredKeyIsFreeToALookupAndItsSaveReplacesIt() throws Exception {
-    assertThat(await(store.save("l3", "op", "f", new StoredResponse(200, Map.of(), "{}"))))
+    assertThat(await(store.save(key("l3"), "op", "f", new StoredResponse(200, Map.of(), "{}"))))
         .isTrue();
     sql(
         "UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE idem_key = 'l3'");
-    assertThat(await(store.lookup("l3", "other-op", "g"))).isInstanceOf(Claim.Free.class);
+    assertThat(await(store.lookup(key("l3"), "other-op", "g"))).isInstanceOf(Claim.Free.class);
     StoredResponse saved = new StoredResponse(201, Map.of(), "{\"new\":true}");
-    assertThat(await(store.save("l3", "other-op", "g", saved))).isTrue();
-    assertThat(await(store.lookup("l3", "other-op", "g"))).isEqualTo(new Claim.Replay(saved));
+    assertThat(await(store.save(key("l3"), "other-op", "g", saved))).isTrue();
+    assertThat(await(store.lookup(key("l3"), "other-op", "g"))).isEqualTo(new Claim.Replay(saved));
     assertThat(
             await(
                     pool.query(
@@ -132,31 +157,32 @@ class IdempotencyStoreIT {
     assertThat(
             await(pool.query("SHOW synchronous_commit").execute()).iterator().next().getString(0))
         .isEqualTo("off");
-    assertThat(await(store.claim("k-rejected", "op", "f"))).isInstanceOf(Claim.Acquired.class);
+    assertThat(await(store.claim(key("k-rejected"), "op", "f"))).isInstanceOf(Claim.Acquired.class);
     StoredResponse rejection =
         new StoredResponse(
             422, Map.of("Content-Type", "application/problem+json"), "{\"status\":422}");
-    await(store.complete("k-rejected", rejection));
-    assertThat(await(store.claim("k-rejected", "op", "f"))).isEqualTo(new Claim.Replay(rejection));
+    await(store.complete(key("k-rejected"), rejection));
+    assertThat(await(store.claim(key("k-rejected"), "op", "f")))
+        .isEqualTo(new Claim.Replay(rejection));
   }
 
   @Test
   void anAbandonedClaimIsTakenOverOnce() throws Exception {
-    assertThat(await(store.claim("k2", "op", "f"))).isInstanceOf(Claim.Acquired.class);
+    assertThat(await(store.claim(key("k2"), "op", "f"))).isInstanceOf(Claim.Acquired.class);
     sql(
         "UPDATE idempotency_keys SET locked_until = now() - interval '1 second' WHERE idem_key = 'k2'");
-    assertThat(await(store.claim("k2", "op", "f"))).isInstanceOf(Claim.Acquired.class);
-    assertThat(await(store.claim("k2", "op", "f"))).isInstanceOf(Claim.InFlight.class);
+    assertThat(await(store.claim(key("k2"), "op", "f"))).isInstanceOf(Claim.Acquired.class);
+    assertThat(await(store.claim(key("k2"), "op", "f"))).isInstanceOf(Claim.InFlight.class);
   }
 
   @Test
   void anExpiredKeyIsFreeAgainAndPurged() throws Exception {
-    await(store.claim("k3", "op", "f"));
-    await(store.complete("k3", new StoredResponse(200, Map.of(), "{}")));
+    await(store.claim(key("k3"), "op", "f"));
+    await(store.complete(key("k3"), new StoredResponse(200, Map.of(), "{}")));
     sql(
         "UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE idem_key = 'k3'");
-    assertThat(await(store.claim("k3", "op", "new-body"))).isInstanceOf(Claim.Acquired.class);
-    await(store.claim("k4", "op", "f"));
+    assertThat(await(store.claim(key("k3"), "op", "new-body"))).isInstanceOf(Claim.Acquired.class);
+    await(store.claim(key("k4"), "op", "f"));
     sql(
         "UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE idem_key = 'k4'");
     assertThat(await(store.purgeExpired())).isGreaterThanOrEqualTo(1);
@@ -164,9 +190,9 @@ class IdempotencyStoreIT {
 
   @Test
   void aReleasedKeyCanBeClaimedAgain() throws Exception {
-    await(store.claim("k5", "op", "f"));
-    await(store.release("k5"));
-    assertThat(await(store.claim("k5", "op", "f"))).isInstanceOf(Claim.Acquired.class);
+    await(store.claim(key("k5"), "op", "f"));
+    await(store.release(key("k5")));
+    assertThat(await(store.claim(key("k5"), "op", "f"))).isInstanceOf(Claim.Acquired.class);
   }
 
   @Test
@@ -189,9 +215,9 @@ class IdempotencyStoreIT {
     List<io.vertx.core.Future<Claim>> distinct = new ArrayList<>();
     List<io.vertx.core.Future<Claim>> same = new ArrayList<>();
     for (int i = 0; i < 60; i++) {
-      distinct.add(store.claim("many-" + i, "op", "f"));
+      distinct.add(store.claim(key("many-" + i), "op", "f"));
       if (i % 10 == 0) {
-        same.add(store.claim("many-same", "op", "f"));
+        same.add(store.claim(key("many-same"), "op", "f"));
       }
     }
     for (io.vertx.core.Future<Claim> f : distinct) {
@@ -219,15 +245,15 @@ class IdempotencyStoreIT {
   @Test
   void aHeldKeyIsAnsweredByTheClaimStatementItself() throws Exception {
     StoredResponse saved = new StoredResponse(201, Map.of("Location", "/held"), "{\"held\":1}");
-    await(store.claim("held", "op", "f"));
-    await(store.complete("held", saved));
+    await(store.claim(key("held"), "op", "f"));
+    await(store.complete(key("held"), saved));
     KeyBatcher claims = new KeyBatcher(pool, KeyBatcher.Kind.CLAIM, 30, 86_400, 1, 10);
-    KeyBatcher.Outcome outcome = await(claims.submit("held", "op", "f"));
+    KeyBatcher.Outcome outcome = await(claims.submit(key("held"), "op", "f"));
     assertThat(outcome.claimed()).isFalse();
     assertThat(outcome.holder()).isNotNull();
     assertThat(outcome.holder().getString("state")).isEqualTo("COMPLETED");
     assertThat(outcome.holder().getString("response_body")).isEqualTo(saved.body());
-    KeyBatcher.Outcome fresh = await(claims.submit("held-fresh", "op", "f"));
+    KeyBatcher.Outcome fresh = await(claims.submit(key("held-fresh"), "op", "f"));
     assertThat(fresh.claimed()).isTrue();
     assertThat(fresh.holder()).isNull();
   }
@@ -242,12 +268,13 @@ class IdempotencyStoreIT {
       await(
           other
               .query(
-                  "INSERT INTO idempotency_keys (idem_key, operation, fingerprint, state,"
-                      + " response_status, response_headers, response_body, expires_at)"
-                      + " VALUES ('raced', 'op', 'f', 'COMPLETED', 200, '{}', '{\"raced\":1}',"
+                  "INSERT INTO idempotency_keys (idem_key, principal, operation, fingerprint,"
+                      + " state, response_status, response_headers, response_body, expires_at)"
+                      + " VALUES ('raced', 'client', 'op', 'f', 'COMPLETED', 200, '{}',"
+                      + " '{\"raced\":1}',"
                       + " now() + interval '1 hour')")
               .execute());
-      io.vertx.core.Future<Claim> claim = store.claim("raced", "op", "f");
+      io.vertx.core.Future<Claim> claim = store.claim(key("raced"), "op", "f");
       Thread.sleep(300);
       assertThat(claim.isComplete()).as("the claim waits for the other transaction").isFalse();
       await(other.query("COMMIT").execute());
@@ -268,7 +295,7 @@ class IdempotencyStoreIT {
     KeyBatcher claims = new KeyBatcher(closed, KeyBatcher.Kind.CLAIM, 30, 86_400, 1, 10);
     List<io.vertx.core.Future<KeyBatcher.Outcome>> answers = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
-      answers.add(claims.submit("refused-" + i, "op", "f"));
+      answers.add(claims.submit(key("refused-" + i), "op", "f"));
     }
     for (io.vertx.core.Future<KeyBatcher.Outcome> answer : answers) {
       // Failed, not timed out: failsWithin alone also accepts a future that never completes.

@@ -36,30 +36,30 @@ class KeyedPlansIT {
   void plansMadeOnATinyTableStillReadOnlyTheirKeysOnceItIsLarge() throws Exception {
     assertThat(
             pagesReadAfterGrowth(
-                "PREPARE claim(varchar[], varchar[], varchar[], float8, float8) AS "
+                "PREPARE claim(varchar[], varchar[], varchar[], varchar[], float8, float8) AS "
                     + KeyBatcher.CLAIM_ALL,
-                "claim('{a}', '{op}', '{f}', 30, 86400)",
-                "claim('{b,k7}', '{op,op}', '{f,f}', 30, 86400)"))
+                "claim('{a}', '{client}', '{op}', '{f}', 30, 86400)",
+                "claim('{b,k7}', '{client,client}', '{op,op}', '{f,f}', 30, 86400)"))
         .isLessThan(40);
     assertThat(
             pagesReadAfterGrowth(
-                "PREPARE lookup(varchar[]) AS " + KeyBatcher.LOOKUP_ALL,
-                "lookup('{a}')",
-                "lookup('{b,k7}')"))
+                "PREPARE lookup(varchar[], varchar[]) AS " + KeyBatcher.LOOKUP_ALL,
+                "lookup('{a}', '{client}')",
+                "lookup('{b,k7}', '{client,operator}')"))
         .isLessThan(40);
     assertThat(
             pagesReadAfterGrowth(
-                "PREPARE save_all(varchar[], varchar[], varchar[], int[], text[], text[], float8)"
-                    + " AS "
+                "PREPARE save_all(varchar[], varchar[], varchar[], varchar[], int[], text[],"
+                    + " text[], float8) AS "
                     + numbered(IdempotencyStore.SAVE_ALL),
-                "save_all('{one}', '{op}', '{f}', '{200}', '{\"{}\"}', '{x}', 86400)",
-                "save_all('{k9}', '{op}', '{f}', '{200}', '{\"{}\"}', '{x}', 86400)"))
+                "save_all('{one}', '{client}', '{op}', '{f}', '{200}', '{\"{}\"}', '{x}', 86400)",
+                "save_all('{k9}', '{client}', '{op}', '{f}', '{200}', '{\"{}\"}', '{x}', 86400)"))
         .isLessThan(40);
     assertThat(
             pagesReadAfterGrowth(
-                "PREPARE read_key(varchar) AS " + IdempotencyStore.READ,
-                "read_key('one')",
-                "read_key('k11')"))
+                "PREPARE read_key(varchar, varchar) AS " + IdempotencyStore.READ,
+                "read_key('one', 'client')",
+                "read_key('k11', 'client')"))
         .isLessThan(40);
   }
 
@@ -136,16 +136,18 @@ class KeyedPlansIT {
         Statement st = c.createStatement()) {
       c.setAutoCommit(false);
       st.execute(
-          "INSERT INTO idempotency_keys (idem_key, operation, fingerprint, state, expires_at)"
-              + " VALUES ('one', 'op', 'f', 'COMPLETED', now() + interval '1 day')");
+          "INSERT INTO idempotency_keys (idem_key, principal, operation, fingerprint, state,"
+              + " expires_at)"
+              + " VALUES ('one', 'client', 'op', 'f', 'COMPLETED', now() + interval '1 day')");
       // Statistics of the tiny table, as autovacuum would gather them on a young database.
       st.execute("ANALYZE idempotency_keys");
       st.execute("SET LOCAL plan_cache_mode = force_generic_plan");
       st.execute(prepare);
       st.execute("EXECUTE " + first);
       st.execute(
-          "INSERT INTO idempotency_keys (idem_key, operation, fingerprint, state, expires_at)"
-              + " SELECT 'k' || i, 'op', 'f', 'COMPLETED', now() + interval '1 day'"
+          "INSERT INTO idempotency_keys (idem_key, principal, operation, fingerprint, state,"
+              + " expires_at)"
+              + " SELECT 'k' || i, 'client', 'op', 'f', 'COMPLETED', now() + interval '1 day'"
               + " FROM generate_series(1, 20000) i");
       try (ResultSet rs =
           st.executeQuery("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE " + then)) {

@@ -1,10 +1,10 @@
 package io.slotkeeper.api.grpc;
 
-import io.slotkeeper.api.http.auth.Role;
-import io.slotkeeper.api.http.support.QueryParams;
 import io.slotkeeper.grpc.v1.Event;
 import io.slotkeeper.grpc.v1.EventServiceGrpcService;
 import io.slotkeeper.grpc.v1.ListEventsResponse;
+import io.slotkeeper.operations.auth.Role;
+import io.slotkeeper.operations.support.Ranges;
 import io.slotkeeper.stream.EventFilter;
 import io.slotkeeper.stream.EventReader;
 import io.slotkeeper.stream.EventSubscription;
@@ -37,9 +37,9 @@ final class EventGrpcService {
         EventServiceGrpcService.List,
         Role.CLIENT,
         (r, request) -> {
-          long after = QueryParams.inRange("after", r.getAfter(), 0, Long.MAX_VALUE);
+          long after = Ranges.inRange("after", r.getAfter(), 0, Long.MAX_VALUE);
           int limit = r.getLimit() == 0 ? DEFAULT_LIMIT : r.getLimit();
-          QueryParams.inRange("limit", limit, 1, EventReader.MAX_LIMIT);
+          Ranges.inRange("limit", limit, 1, EventReader.MAX_LIMIT);
           return reader
               .page(after, limit, filter(r.getAggregateTypesList(), r.getEventTypesList()))
               .map(
@@ -78,7 +78,7 @@ final class EventGrpcService {
       io.slotkeeper.grpc.v1.SubscribeRequest msg,
       Role role) {
     GrpcServerResponse<io.slotkeeper.grpc.v1.SubscribeRequest, Event> response = request.response();
-    long after = QueryParams.inRange("after", msg.getAfter(), 0, Long.MAX_VALUE);
+    long after = Ranges.inRange("after", msg.getAfter(), 0, Long.MAX_VALUE);
     EventSubscription subscription =
         EventSubscription.start(
             vertx,

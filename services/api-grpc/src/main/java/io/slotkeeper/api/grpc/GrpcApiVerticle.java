@@ -1,9 +1,9 @@
 package io.slotkeeper.api.grpc;
 
-import io.slotkeeper.api.http.ApiOperations;
-import io.slotkeeper.api.http.HttpApiDependencies;
-import io.slotkeeper.api.http.auth.BearerAuth;
-import io.slotkeeper.api.http.limits.ConnectionGate;
+import io.slotkeeper.operations.ApiOperations;
+import io.slotkeeper.operations.OperationsDependencies;
+import io.slotkeeper.operations.auth.TokenCheck;
+import io.slotkeeper.platform.net.ConnectionGate;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.Http2Settings;
@@ -30,12 +30,12 @@ public final class GrpcApiVerticle extends VerticleBase {
 
   private static final Logger log = LoggerFactory.getLogger(GrpcApiVerticle.class);
 
-  private final HttpApiDependencies deps;
+  private final OperationsDependencies deps;
   private final AtomicInteger openConnections;
   private HttpServer server;
 
   /** One instance of the API; {@code openConnections} is shared by all instances on the port. */
-  public GrpcApiVerticle(HttpApiDependencies deps, AtomicInteger openConnections) {
+  public GrpcApiVerticle(OperationsDependencies deps, AtomicInteger openConnections) {
     this.deps = deps;
     this.openConnections = openConnections;
   }
@@ -44,7 +44,7 @@ public final class GrpcApiVerticle extends VerticleBase {
   public Future<?> start() {
     int port = config().getInteger("port", 9090);
     ApiOperations ops = ApiOperations.create(vertx, deps);
-    BearerAuth auth = new BearerAuth(deps.tokens());
+    TokenCheck auth = new TokenCheck(deps.tokens());
     GrpcCalls calls = new GrpcCalls(auth);
     List<Service> services =
         List.of(

@@ -3,12 +3,13 @@ package io.slotkeeper.api.grpc;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
-import io.slotkeeper.api.http.auth.BearerAuth;
-import io.slotkeeper.api.http.auth.Role;
-import io.slotkeeper.api.http.problem.ApiProblem;
-import io.slotkeeper.api.http.problem.Problems;
-import io.slotkeeper.api.http.support.IdempotentCommands.Outcome;
+import io.slotkeeper.idempotency.IdempotencyKey;
 import io.slotkeeper.idempotency.IdempotencyKeys;
+import io.slotkeeper.operations.auth.Role;
+import io.slotkeeper.operations.auth.TokenCheck;
+import io.slotkeeper.operations.idempotency.Outcome;
+import io.slotkeeper.operations.problem.ApiProblem;
+import io.slotkeeper.operations.problem.Problems;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.json.JsonObject;
@@ -37,9 +38,9 @@ final class GrpcCalls {
 
   private static final JsonFormat.Parser JSON = JsonFormat.parser().ignoringUnknownFields();
 
-  private final BearerAuth auth;
+  private final TokenCheck auth;
 
-  GrpcCalls(BearerAuth auth) {
+  GrpcCalls(TokenCheck auth) {
     this.auth = auth;
   }
 
@@ -54,20 +55,29 @@ final class GrpcCalls {
         : IdempotencyKeys.normalize(headers.get(KEY_METADATA));
   }
 
+  /** Who called a mutating RPC: the caller's principal, and the metadata that may carry a key. */
+  record Caller(String principal, MultiMap headers) {
+
+    /** The call's idempotency key ({@link GrpcCalls#key}), within the caller's principal. */
+    IdempotencyKey key(String field) {
+      return new IdempotencyKey(principal, GrpcCalls.key(field, headers));
+    }
+  }
+
   /** Binds a mutating RPC: an idempotent operation whose saved answer becomes the response. */
   <Req, Resp extends Message> void command(
       ServiceBuilder service,
       ServiceMethod<Req, Resp> method,
       Role role,
-      BiFunction<Req, MultiMap, Future<Outcome>> operation,
+      BiFunction<Req, Caller, Future<Outcome>> operation,
       Supplier<Message.Builder> response) {
-    unary(
+    serve(
         service,
         method,
         role,
-        (msg, request) ->
+        (msg, request, caller) ->
             operation
-                .apply(msg, request.headers())
+                .apply(msg, new Caller(caller.principal(), request.headers()))
                 .map(
                     outcome -> {
                       if (outcome.replayed()) {
@@ -97,6 +107,16 @@ final class GrpcCalls {
       ServiceMethod<Req, Resp> method,
       Role role,
       BiFunction<Req, GrpcServerRequest<Req, Resp>, Future<Resp>> call) {
+    serve(service, method, role, (msg, request, caller) -> call.apply(msg, request));
+  }
+
+  /** A unary RPC's work, given the authorized caller's role. */
+  private interface Call<Req, Resp> {
+    Future<Resp> apply(Req message, GrpcServerRequest<Req, Resp> request, Role caller);
+  }
+
+  private <Req, Resp> void serve(
+      ServiceBuilder service, ServiceMethod<Req, Resp> method, Role role, Call<Req, Resp> call) {
     service.bind(
         method,
         request ->
@@ -104,8 +124,8 @@ final class GrpcCalls {
                 message -> {
                   Future<Resp> answer;
                   try {
-                    authorize(request, role);
-                    answer = call.apply(decode(method, message), request);
+                    Role caller = authorize(request, role);
+                    answer = call.apply(decode(method, message), request, caller);
                   } catch (RuntimeException e) {
                     answer = Future.failedFuture(e);
                   }

@@ -2,9 +2,9 @@ package io.slotkeeper.api.grpc;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Parser;
-import io.slotkeeper.api.http.auth.BearerAuth;
-import io.slotkeeper.api.http.auth.Role;
-import io.slotkeeper.api.http.problem.ApiProblem;
+import io.slotkeeper.operations.auth.Role;
+import io.slotkeeper.operations.auth.TokenCheck;
+import io.slotkeeper.operations.problem.ApiProblem;
 import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
@@ -38,10 +38,10 @@ final class GrpcGuard implements Handler<HttpServerRequest> {
   private static final String HEALTH_PREFIX = "/grpc.health.v1.Health/";
 
   private final Handler<HttpServerRequest> server;
-  private final BearerAuth auth;
+  private final TokenCheck auth;
   private final int maxMessageBytes;
 
-  GrpcGuard(Handler<HttpServerRequest> server, BearerAuth auth, int maxMessageBytes) {
+  GrpcGuard(Handler<HttpServerRequest> server, TokenCheck auth, int maxMessageBytes) {
     this.server = server;
     this.auth = auth;
     this.maxMessageBytes = maxMessageBytes;

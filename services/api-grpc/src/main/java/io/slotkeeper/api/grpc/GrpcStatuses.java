@@ -1,7 +1,7 @@
 package io.slotkeeper.api.grpc;
 
-import io.slotkeeper.api.http.problem.ApiProblem;
-import io.slotkeeper.api.http.support.IdempotentCommands;
+import io.slotkeeper.operations.idempotency.KeyedAnswers;
+import io.slotkeeper.operations.problem.ApiProblem;
 import io.vertx.grpc.common.GrpcStatus;
 import java.util.Map;
 import java.util.TreeMap;
@@ -28,7 +28,7 @@ public final class GrpcStatuses {
       case 404:
         return GrpcStatus.NOT_FOUND;
       case 409:
-        if (IdempotentCommands.IN_FLIGHT.equals(p.title())) {
+        if (KeyedAnswers.IN_FLIGHT.equals(p.title())) {
           return GrpcStatus.ABORTED; // retry later with the same key
         }
         return "Already exists".equals(p.title())

@@ -1,13 +1,12 @@
 package io.slotkeeper.api.grpc;
 
-import static io.slotkeeper.api.grpc.GrpcCalls.key;
 import static io.slotkeeper.api.grpc.GrpcCalls.putIfSet;
 
-import io.slotkeeper.api.http.auth.Role;
-import io.slotkeeper.api.http.inventory.InventoryOperations;
 import io.slotkeeper.grpc.v1.InventoryServiceGrpcService;
 import io.slotkeeper.grpc.v1.StockLevel;
 import io.slotkeeper.grpc.v1.StockLogResponse;
+import io.slotkeeper.operations.auth.Role;
+import io.slotkeeper.operations.inventory.InventoryOperations;
 import io.vertx.core.json.JsonObject;
 import io.vertx.grpc.server.Service;
 import io.vertx.grpc.server.ServiceBuilder;
@@ -26,9 +25,9 @@ final class InventoryGrpcService {
         b,
         InventoryServiceGrpcService.ReceiveStock,
         Role.CLIENT,
-        (r, headers) ->
+        (r, caller) ->
             inventory.receive(
-                key(r.getIdempotencyKey(), headers),
+                caller.key(r.getIdempotencyKey()),
                 r.getSku(),
                 putIfSet(new JsonObject().put("qty", r.getQty()), "reason", r.getReason())),
         StockLevel::newBuilder);

@@ -1,10 +1,7 @@
 package io.slotkeeper.api.grpc;
 
-import static io.slotkeeper.api.grpc.GrpcCalls.key;
 import static io.slotkeeper.api.grpc.GrpcCalls.putIfSet;
 
-import io.slotkeeper.api.http.auth.Role;
-import io.slotkeeper.api.http.jobs.JobOperations;
 import io.slotkeeper.grpc.v1.BackfillJobResponse;
 import io.slotkeeper.grpc.v1.Job;
 import io.slotkeeper.grpc.v1.JobPauseState;
@@ -12,6 +9,8 @@ import io.slotkeeper.grpc.v1.JobServiceGrpcService;
 import io.slotkeeper.grpc.v1.ListJobsResponse;
 import io.slotkeeper.grpc.v1.ListRunsResponse;
 import io.slotkeeper.grpc.v1.TriggerJobResponse;
+import io.slotkeeper.operations.auth.Role;
+import io.slotkeeper.operations.jobs.JobOperations;
 import io.vertx.core.json.JsonObject;
 import io.vertx.grpc.server.Service;
 import io.vertx.grpc.server.ServiceBuilder;
@@ -52,23 +51,23 @@ final class JobGrpcService {
         b,
         JobServiceGrpcService.PauseJob,
         Role.OPERATOR,
-        (r, headers) ->
-            jobs.pause(key(r.getIdempotencyKey(), headers), r.getJob(), true, new JsonObject()),
+        (r, caller) ->
+            jobs.pause(caller.key(r.getIdempotencyKey()), r.getJob(), true, new JsonObject()),
         JobPauseState::newBuilder);
     calls.command(
         b,
         JobServiceGrpcService.ResumeJob,
         Role.OPERATOR,
-        (r, headers) ->
-            jobs.pause(key(r.getIdempotencyKey(), headers), r.getJob(), false, new JsonObject()),
+        (r, caller) ->
+            jobs.pause(caller.key(r.getIdempotencyKey()), r.getJob(), false, new JsonObject()),
         JobPauseState::newBuilder);
     calls.command(
         b,
         JobServiceGrpcService.TriggerJob,
         Role.OPERATOR,
-        (r, headers) ->
+        (r, caller) ->
             jobs.trigger(
-                key(r.getIdempotencyKey(), headers),
+                caller.key(r.getIdempotencyKey()),
                 r.getJob(),
                 putIfSet(new JsonObject(), "slot", r.getSlot())),
         TriggerJobResponse::newBuilder);
@@ -76,13 +75,13 @@ final class JobGrpcService {
         b,
         JobServiceGrpcService.BackfillJob,
         Role.OPERATOR,
-        (r, headers) -> {
+        (r, caller) -> {
           JsonObject body =
               putIfSet(putIfSet(new JsonObject(), "from", r.getFrom()), "to", r.getTo());
           if (r.getDryRun()) {
             body.put("dryRun", true);
           }
-          return jobs.backfill(key(r.getIdempotencyKey(), headers), r.getJob(), body);
+          return jobs.backfill(caller.key(r.getIdempotencyKey()), r.getJob(), body);
         },
         BackfillJobResponse::newBuilder);
     return b.build();

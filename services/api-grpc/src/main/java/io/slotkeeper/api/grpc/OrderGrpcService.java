@@ -1,16 +1,15 @@
 package io.slotkeeper.api.grpc;
 
-import static io.slotkeeper.api.grpc.GrpcCalls.key;
 import static io.slotkeeper.api.grpc.GrpcCalls.putIfSet;
 
-import io.slotkeeper.api.http.auth.Role;
-import io.slotkeeper.api.http.orders.OrderOperations;
 import io.slotkeeper.grpc.v1.Order;
 import io.slotkeeper.grpc.v1.OrderLine;
 import io.slotkeeper.grpc.v1.OrderResult;
 import io.slotkeeper.grpc.v1.OrderServiceGrpcService;
 import io.slotkeeper.grpc.v1.PlaceOrderRequest;
 import io.slotkeeper.grpc.v1.ProcessOrderResponse;
+import io.slotkeeper.operations.auth.Role;
+import io.slotkeeper.operations.orders.OrderOperations;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.grpc.server.Service;
@@ -29,7 +28,7 @@ final class OrderGrpcService {
         b,
         OrderServiceGrpcService.PlaceOrder,
         Role.CLIENT,
-        (r, headers) -> orders.place(key(r.getIdempotencyKey(), headers), body(r)),
+        (r, caller) -> orders.place(caller.key(r.getIdempotencyKey()), body(r)),
         OrderResult::newBuilder);
     calls.query(
         b,
@@ -41,9 +40,9 @@ final class OrderGrpcService {
         b,
         OrderServiceGrpcService.CancelOrder,
         Role.CLIENT,
-        (r, headers) ->
+        (r, caller) ->
             orders.cancel(
-                key(r.getIdempotencyKey(), headers),
+                caller.key(r.getIdempotencyKey()),
                 r.getOrderId(),
                 putIfSet(new JsonObject(), "reason", r.getReason())),
         OrderResult::newBuilder);
@@ -51,8 +50,8 @@ final class OrderGrpcService {
         b,
         OrderServiceGrpcService.ProcessOrder,
         Role.OPERATOR,
-        (r, headers) ->
-            orders.process(key(r.getIdempotencyKey(), headers), r.getOrderId(), new JsonObject()),
+        (r, caller) ->
+            orders.process(caller.key(r.getIdempotencyKey()), r.getOrderId(), new JsonObject()),
         ProcessOrderResponse::newBuilder);
     return b.build();
   }

@@ -1,13 +1,12 @@
 package io.slotkeeper.api.grpc;
 
-import static io.slotkeeper.api.grpc.GrpcCalls.key;
 import static io.slotkeeper.api.grpc.GrpcCalls.putIfSet;
 
-import io.slotkeeper.api.http.auth.Role;
-import io.slotkeeper.api.http.refunds.RefundOperations;
 import io.slotkeeper.grpc.v1.ListRefundsResponse;
 import io.slotkeeper.grpc.v1.Refund;
 import io.slotkeeper.grpc.v1.RefundServiceGrpcService;
+import io.slotkeeper.operations.auth.Role;
+import io.slotkeeper.operations.refunds.RefundOperations;
 import io.vertx.core.json.JsonObject;
 import io.vertx.grpc.server.Service;
 import io.vertx.grpc.server.ServiceBuilder;
@@ -25,9 +24,9 @@ final class RefundGrpcService {
         b,
         RefundServiceGrpcService.RequestRefund,
         Role.CLIENT,
-        (r, headers) ->
+        (r, caller) ->
             refunds.request(
-                key(r.getIdempotencyKey(), headers),
+                caller.key(r.getIdempotencyKey()),
                 r.getOrderId(),
                 putIfSet(
                     new JsonObject().put("amountCents", r.getAmountCents()),
@@ -50,8 +49,8 @@ final class RefundGrpcService {
         b,
         RefundServiceGrpcService.IssueRefund,
         Role.OPERATOR,
-        (r, headers) ->
-            refunds.issue(key(r.getIdempotencyKey(), headers), r.getRefundId(), new JsonObject()),
+        (r, caller) ->
+            refunds.issue(caller.key(r.getIdempotencyKey()), r.getRefundId(), new JsonObject()),
         Refund::newBuilder);
     return b.build();
   }

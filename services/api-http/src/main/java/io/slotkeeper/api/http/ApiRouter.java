@@ -9,9 +9,12 @@ import io.slotkeeper.api.http.inventory.InventoryRoutes;
 import io.slotkeeper.api.http.jobs.JobRoutes;
 import io.slotkeeper.api.http.limits.RequestTimeouts;
 import io.slotkeeper.api.http.orders.OrderRoutes;
-import io.slotkeeper.api.http.problem.ApiProblem;
-import io.slotkeeper.api.http.problem.Problems;
+import io.slotkeeper.api.http.problem.HttpProblems;
 import io.slotkeeper.api.http.refunds.RefundRoutes;
+import io.slotkeeper.operations.ApiOperations;
+import io.slotkeeper.operations.OperationsDependencies;
+import io.slotkeeper.operations.auth.TokenCheck;
+import io.slotkeeper.operations.problem.ApiProblem;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClosedException;
 import io.vertx.ext.web.Router;
@@ -41,10 +44,12 @@ public final class ApiRouter {
     router.route().handler(ApiRouter::jsonBodiesOnly);
     router.route().handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
 
-    BearerAuth auth = new BearerAuth(deps.tokens());
-    ApiOperations ops = ApiOperations.create(vertx, deps);
+    OperationsDependencies shared = deps.operations();
+    BearerAuth auth = new BearerAuth(new TokenCheck(shared.tokens()));
+    ApiOperations ops = ApiOperations.create(vertx, shared);
 
-    new HealthRoutes(deps.pool(), deps.redis(), deps.writeModel(), deps.timers()).mount(router);
+    new HealthRoutes(shared.pool(), deps.redis(), shared.writeModel(), shared.timers())
+        .mount(router);
     router
         .get("/metrics")
         .handler(
@@ -60,19 +65,20 @@ public final class ApiRouter {
     new OrderRoutes(ops.orders()).mount(router, auth);
     new InventoryRoutes(ops.inventory()).mount(router, auth);
     new RefundRoutes(ops.refunds()).mount(router, auth);
-    new AdminRoutes(vertx, deps.writeModel(), ops.idempotent()).mount(router, auth);
-    new EventRoutes(vertx, deps.events()).mount(router, auth);
+    new AdminRoutes(vertx, shared.writeModel(), ops.claimed()).mount(router, auth);
+    new EventRoutes(vertx, shared.events()).mount(router, auth);
     new JobRoutes(ops.jobs()).mount(router, auth);
 
     router.route().failureHandler(ApiRouter::failure);
     router.errorHandler(
         404,
         ctx ->
-            Problems.send(ctx, ApiProblem.notFound("no such resource: " + ctx.request().path())));
+            HttpProblems.send(
+                ctx, ApiProblem.notFound("no such resource: " + ctx.request().path())));
     router.errorHandler(
         405,
         ctx ->
-            Problems.send(
+            HttpProblems.send(
                 ctx,
                 new ApiProblem(
                     405,
@@ -84,7 +90,7 @@ public final class ApiRouter {
   private static void jsonBodiesOnly(RoutingContext ctx) {
     String type = ctx.request().getHeader("Content-Type");
     if (type != null && !isJson(type) && mayHaveBody(ctx)) {
-      Problems.send(
+      HttpProblems.send(
           ctx, new ApiProblem(415, "Unsupported Media Type", "send the body as application/json"));
       return;
     }
@@ -113,20 +119,20 @@ public final class ApiRouter {
       // The HTTP decoder refused the rest of the request (a chunk line ending in a bare LF): the
       // connection cannot carry another request.
       ctx.response().putHeader("Connection", "close");
-      Problems.send(
+      HttpProblems.send(
           ctx, ApiProblem.badRequest("the request could not be read: " + failure.getMessage()));
       return;
     }
     if (failure != null) {
-      Problems.send(ctx, Problems.from(ctx.failure()));
+      HttpProblems.send(ctx, HttpProblems.from(ctx.failure()));
     } else if (ctx.statusCode() == 413) {
-      Problems.send(
+      HttpProblems.send(
           ctx,
           new ApiProblem(
               413, "Payload Too Large", "the body exceeds " + MAX_BODY_BYTES + " bytes"));
     } else {
       int status = ctx.statusCode() < 400 ? 500 : ctx.statusCode();
-      Problems.send(
+      HttpProblems.send(
           ctx, new ApiProblem(status, "Error", "the request failed with status " + status));
     }
   }

@@ -1,28 +1,9 @@
 package io.slotkeeper.api.http;
 
-import io.slotkeeper.api.http.auth.Tokens;
-import io.slotkeeper.domain.WriteModel;
-import io.slotkeeper.idempotency.IdempotencyStore;
-import io.slotkeeper.leases.RedisLeases;
-import io.slotkeeper.metrics.SlotkeeperMetrics;
-import io.slotkeeper.timers.LedgerQueries;
-import io.slotkeeper.timers.Timers;
+import io.slotkeeper.operations.OperationsDependencies;
 import io.vertx.redis.client.RedisAPI;
-import io.vertx.sqlclient.Pool;
-import java.time.Duration;
 import java.util.function.Supplier;
 
-/** What the HTTP API needs from the rest of the service. */
+/** What the HTTP API needs: the operation layer's dependencies, Redis (health) and /metrics. */
 public record HttpApiDependencies(
-    WriteModel writeModel,
-    Timers timers,
-    LedgerQueries ledger,
-    RedisLeases leases,
-    Pool pool,
-    RedisAPI redis,
-    IdempotencyStore idempotency,
-    Tokens tokens,
-    SlotkeeperMetrics metrics,
-    Supplier<String> metricsScrape,
-    Duration commandTimeout,
-    io.slotkeeper.stream.EventReader events) {}
+    OperationsDependencies operations, RedisAPI redis, Supplier<String> metricsScrape) {}

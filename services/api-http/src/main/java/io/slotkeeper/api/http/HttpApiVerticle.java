@@ -1,9 +1,9 @@
 package io.slotkeeper.api.http;
 
-import io.slotkeeper.api.http.limits.ConnectionGate;
 import io.slotkeeper.api.http.limits.InvalidRequests;
 import io.slotkeeper.api.http.limits.RequestChecks;
 import io.slotkeeper.api.http.limits.RequestTimeouts;
+import io.slotkeeper.platform.net.ConnectionGate;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;

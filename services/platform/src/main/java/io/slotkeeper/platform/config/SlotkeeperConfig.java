@@ -48,8 +48,9 @@ public record SlotkeeperConfig(
 
   /**
    * What one client may hold or send: the bind address, the HTTP connection cap and timeouts, the
-   * gRPC connection and stream caps, the largest gRPC message (decompressed) and the live
-   * subscriptions one token may hold. See docs/operations.md#limits-on-clients.
+   * gRPC connection and stream caps, the largest gRPC message (decompressed), the live
+   * subscriptions one token may hold and the new Idempotency-Keys one principal may store per hour
+   * (0: no limit). See docs/operations.md#limits-on-clients.
    */
   public record ClientLimits(
       String bindAddress,
@@ -61,7 +62,8 @@ public record SlotkeeperConfig(
       int grpcMaxConnections,
       int grpcMaxConcurrentStreams,
       int grpcMaxMessageBytes,
-      int subscribersPerToken) {
+      int subscribersPerToken,
+      int idempotencyKeysPerHour) {
 
     private static ClientLimits read(Settings s) {
       return new ClientLimits(
@@ -77,7 +79,8 @@ public record SlotkeeperConfig(
           s.intRange("SLOTKEEPER_GRPC_MAX_CONNECTIONS", 256, 1, 1_000_000),
           s.intRange("SLOTKEEPER_GRPC_MAX_CONCURRENT_STREAMS", 100, 1, 100_000),
           s.intRange("SLOTKEEPER_GRPC_MAX_MESSAGE_BYTES", 256 * 1024, 1024, 64 * 1024 * 1024),
-          s.intRange("SLOTKEEPER_SUBSCRIBERS_PER_TOKEN", 100, 1, 1_000_000));
+          s.intRange("SLOTKEEPER_SUBSCRIBERS_PER_TOKEN", 100, 1, 1_000_000),
+          s.intRange("SLOTKEEPER_IDEMPOTENCY_KEYS_PER_HOUR", 100_000, 0, 1_000_000_000));
     }
   }
 

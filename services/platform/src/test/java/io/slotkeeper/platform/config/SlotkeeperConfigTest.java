@@ -42,6 +42,16 @@ class SlotkeeperConfigTest {
     assertThat(l.grpcMaxConcurrentStreams()).isEqualTo(100);
     assertThat(l.grpcMaxMessageBytes()).isEqualTo(256 * 1024);
     assertThat(l.subscribersPerToken()).isEqualTo(100);
+    assertThat(l.idempotencyKeysPerHour()).isEqualTo(100_000);
+    assertThat(
+            SlotkeeperConfig.from(Map.of("SLOTKEEPER_IDEMPOTENCY_KEYS_PER_HOUR", "0"))
+                .limits()
+                .idempotencyKeysPerHour())
+        .isZero();
+    assertThatThrownBy(
+            () -> SlotkeeperConfig.from(Map.of("SLOTKEEPER_IDEMPOTENCY_KEYS_PER_HOUR", "-1")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("SLOTKEEPER_IDEMPOTENCY_KEYS_PER_HOUR: must be between");
     assertThat(
             SlotkeeperConfig.from(Map.of("SLOTKEEPER_BIND_ADDRESS", "127.0.0.1"))
                 .limits()

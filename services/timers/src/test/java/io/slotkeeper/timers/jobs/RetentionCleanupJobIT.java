@@ -27,10 +27,10 @@ class RetentionCleanupJobIT {
 
   private void key(String key, String expiresIn) {
     harness.execute(
-        "INSERT INTO idempotency_keys (idem_key, operation, fingerprint, state, expires_at)"
-            + " VALUES ('"
+        "INSERT INTO idempotency_keys (idem_key, principal, operation, fingerprint, state,"
+            + " expires_at) VALUES ('"
             + key
-            + "', 'op', 'f', 'COMPLETED', now() + interval '"
+            + "', 'client', 'op', 'f', 'COMPLETED', now() + interval '"
             + expiresIn
             + "')");
   }

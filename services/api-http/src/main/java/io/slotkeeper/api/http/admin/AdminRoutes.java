@@ -1,15 +1,17 @@
 package io.slotkeeper.api.http.admin;
 
 import io.slotkeeper.api.http.auth.BearerAuth;
-import io.slotkeeper.api.http.auth.Role;
-import io.slotkeeper.api.http.problem.ApiProblem;
-import io.slotkeeper.api.http.support.ApiResponse;
 import io.slotkeeper.api.http.support.HttpAnswers;
-import io.slotkeeper.api.http.support.IdempotentCommands;
 import io.slotkeeper.api.http.support.JsonBodies;
-import io.slotkeeper.api.http.support.PathIds;
-import io.slotkeeper.api.http.support.RequestFields;
 import io.slotkeeper.domain.WriteModel;
+import io.slotkeeper.idempotency.IdempotencyKey;
+import io.slotkeeper.operations.auth.Role;
+import io.slotkeeper.operations.idempotency.ClaimedOperations;
+import io.slotkeeper.operations.idempotency.KeyedAnswers;
+import io.slotkeeper.operations.problem.ApiProblem;
+import io.slotkeeper.operations.support.ApiResponse;
+import io.slotkeeper.operations.support.PathIds;
+import io.slotkeeper.operations.support.RequestFields;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -21,12 +23,12 @@ public final class AdminRoutes {
 
   private final Vertx vertx;
   private final WriteModel writeModel;
-  private final IdempotentCommands idempotent;
+  private final ClaimedOperations claimed;
 
-  public AdminRoutes(Vertx vertx, WriteModel writeModel, IdempotentCommands idempotent) {
+  public AdminRoutes(Vertx vertx, WriteModel writeModel, ClaimedOperations claimed) {
     this.vertx = vertx;
     this.writeModel = writeModel;
-    this.idempotent = idempotent;
+    this.claimed = claimed;
   }
 
   public void mount(Router router, BearerAuth auth) {
@@ -47,15 +49,15 @@ public final class AdminRoutes {
   }
 
   private void rebuild(RoutingContext ctx) {
-    String name = PathIds.require(ctx, "name");
+    String name = PathIds.require("name", ctx.pathParam("name"));
     if (!writeModel.processors().containsKey(name)) {
       throw ApiProblem.notFound("no projection named " + name);
     }
-    String key = IdempotentCommands.requireKey(HttpAnswers.idempotencyKey(ctx));
+    IdempotencyKey key = KeyedAnswers.require(HttpAnswers.idempotencyKey(ctx));
     RequestFields.of(JsonBodies.optionalObject(ctx), Set.of()).throwIfInvalid();
     HttpAnswers.send(
         ctx,
-        idempotent.run(
+        claimed.run(
             "projections.rebuild",
             key,
             new JsonObject().put("projection", name),

@@ -1,22 +1,23 @@
 package io.slotkeeper.api.http.auth;
 
-import io.slotkeeper.api.http.problem.ApiProblem;
-import io.slotkeeper.api.http.problem.Problems;
+import io.slotkeeper.api.http.problem.HttpProblems;
+import io.slotkeeper.operations.auth.Role;
+import io.slotkeeper.operations.auth.TokenCheck;
+import io.slotkeeper.operations.problem.ApiProblem;
 import io.vertx.core.Handler;
 import io.vertx.ext.web.RoutingContext;
-import java.util.Optional;
 
 /**
- * Route guard: {@code Authorization: Bearer <token>}; 401 without a valid token, 403 for a role too
- * low.
+ * Route guard: {@code Authorization: Bearer <token>} ({@link TokenCheck}); 401 without a valid
+ * token, 403 for a role too low. The caller's role is kept under {@link #ROLE_KEY}.
  */
 public final class BearerAuth {
 
   public static final String ROLE_KEY = "slotkeeper.role";
 
-  private final Tokens tokens;
+  private final TokenCheck tokens;
 
-  public BearerAuth(Tokens tokens) {
+  public BearerAuth(TokenCheck tokens) {
     this.tokens = tokens;
   }
 
@@ -25,34 +26,13 @@ public final class BearerAuth {
     return ctx -> {
       Role role;
       try {
-        role = check(ctx.request().getHeader("Authorization"), required);
+        role = tokens.check(ctx.request().getHeader("Authorization"), required);
       } catch (ApiProblem p) {
-        Problems.send(ctx, p);
+        HttpProblems.send(ctx, p);
         return;
       }
       ctx.put(ROLE_KEY, role);
       ctx.next();
     };
-  }
-
-  /**
-   * The caller's role from an {@code Authorization} value (HTTP header or gRPC metadata); a 401
-   * problem without a valid token, 403 for a role too low.
-   */
-  public Role check(String authorization, Role required) {
-    String token =
-        authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)
-            ? authorization.substring(7).trim()
-            : null;
-    Optional<Role> role = tokens.roleOf(token);
-    if (role.isEmpty()) {
-      throw new ApiProblem(
-          401, "Unauthorized", "a valid 'Authorization: Bearer <token>' header is required");
-    }
-    if (!role.get().satisfies(required)) {
-      throw new ApiProblem(
-          403, "Forbidden", "this operation needs the " + required.name().toLowerCase() + " role");
-    }
-    return role.get();
   }
 }

@@ -1,10 +1,10 @@
 package io.slotkeeper.api.http.events;
 
 import io.slotkeeper.api.http.auth.BearerAuth;
-import io.slotkeeper.api.http.auth.Role;
-import io.slotkeeper.api.http.problem.ApiProblem;
-import io.slotkeeper.api.http.problem.Problems;
+import io.slotkeeper.api.http.problem.HttpProblems;
 import io.slotkeeper.api.http.support.QueryParams;
+import io.slotkeeper.operations.auth.Role;
+import io.slotkeeper.operations.problem.ApiProblem;
 import io.slotkeeper.stream.EventFilter;
 import io.slotkeeper.stream.EventReader;
 import io.slotkeeper.stream.EventSubscription;
@@ -56,7 +56,7 @@ public final class EventRoutes {
               page.events().forEach(e -> events.add(e.json()));
               ctx.json(new JsonObject().put("events", events).put("next", page.next()));
             })
-        .onFailure(e -> Problems.send(ctx, Problems.from(e)));
+        .onFailure(e -> HttpProblems.send(ctx, HttpProblems.from(e)));
   }
 
   private void stream(RoutingContext ctx) {

@@ -1,10 +1,11 @@
 package io.slotkeeper.api.http.inventory;
 
 import io.slotkeeper.api.http.auth.BearerAuth;
-import io.slotkeeper.api.http.auth.Role;
 import io.slotkeeper.api.http.support.HttpAnswers;
 import io.slotkeeper.api.http.support.JsonBodies;
 import io.slotkeeper.api.http.support.QueryParams;
+import io.slotkeeper.operations.auth.Role;
+import io.slotkeeper.operations.inventory.InventoryOperations;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 

@@ -2,8 +2,8 @@ package io.slotkeeper.api.http.limits;
 
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
-import io.slotkeeper.api.http.problem.ApiProblem;
-import io.slotkeeper.api.http.problem.Problems;
+import io.slotkeeper.operations.problem.ApiProblem;
+import io.slotkeeper.operations.problem.Problems;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;

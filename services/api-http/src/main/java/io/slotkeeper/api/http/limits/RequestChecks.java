@@ -1,6 +1,6 @@
 package io.slotkeeper.api.http.limits;
 
-import io.slotkeeper.api.http.problem.ApiProblem;
+import io.slotkeeper.operations.problem.ApiProblem;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpVersion;

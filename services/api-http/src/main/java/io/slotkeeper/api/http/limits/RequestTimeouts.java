@@ -1,7 +1,7 @@
 package io.slotkeeper.api.http.limits;
 
-import io.slotkeeper.api.http.problem.ApiProblem;
-import io.slotkeeper.api.http.problem.Problems;
+import io.slotkeeper.api.http.problem.HttpProblems;
+import io.slotkeeper.operations.problem.ApiProblem;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
@@ -62,7 +62,7 @@ public final class RequestTimeouts {
               id -> {
                 if (!request.isEnded() && !ctx.response().ended()) {
                   ctx.response().putHeader("Connection", "close");
-                  Problems.send(
+                  HttpProblems.send(
                       ctx,
                       new ApiProblem(
                           408,

@@ -1,9 +1,10 @@
 package io.slotkeeper.api.http.orders;
 
 import io.slotkeeper.api.http.auth.BearerAuth;
-import io.slotkeeper.api.http.auth.Role;
 import io.slotkeeper.api.http.support.HttpAnswers;
 import io.slotkeeper.api.http.support.JsonBodies;
+import io.slotkeeper.operations.auth.Role;
+import io.slotkeeper.operations.orders.OrderOperations;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 

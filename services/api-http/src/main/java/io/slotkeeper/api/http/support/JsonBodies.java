@@ -1,6 +1,6 @@
 package io.slotkeeper.api.http.support;
 
-import io.slotkeeper.api.http.problem.ApiProblem;
+import io.slotkeeper.operations.problem.ApiProblem;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;

@@ -1,10 +1,9 @@
 package io.slotkeeper.api.http.support;
 
-import io.slotkeeper.api.http.problem.ApiProblem;
+import io.slotkeeper.operations.support.Ranges;
 import io.vertx.ext.web.RoutingContext;
-import java.util.Map;
 
-/** Query parameters, validated with a 400 that names the parameter. */
+/** Query parameters, validated with a 400 that names the parameter ({@link Ranges}). */
 public final class QueryParams {
 
   private QueryParams() {}
@@ -24,22 +23,8 @@ public final class QueryParams {
     try {
       v = Long.parseLong(raw);
     } catch (NumberFormatException e) {
-      throw outOfRange(name, min, max);
+      throw Ranges.outOfRange(name, min, max);
     }
-    return inRange(name, v, min, max);
-  }
-
-  /** {@code v} when in [min, max]; a 400 naming the parameter otherwise. */
-  public static long inRange(String name, long v, long min, long max) {
-    if (v < min || v > max) {
-      throw outOfRange(name, min, max);
-    }
-    return v;
-  }
-
-  private static ApiProblem outOfRange(String name, long min, long max) {
-    return ApiProblem.invalid(
-        "invalid query parameter " + name,
-        Map.of(name, "a whole number from " + min + " to " + max));
+    return Ranges.inRange(name, v, min, max);
   }
 }
