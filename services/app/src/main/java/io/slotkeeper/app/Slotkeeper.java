@@ -1,5 +1,9 @@
 package io.slotkeeper.app;
 
+import io.slotkeeper.business.Business;
+import io.slotkeeper.business.fulfilment.OrderFulfilment;
+import io.slotkeeper.slots.SlotLedger;
+
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -11,7 +15,7 @@ import io.slotkeeper.api.grpc.GrpcApiVerticle;
 import io.slotkeeper.api.http.HttpApiDependencies;
 import io.slotkeeper.api.http.HttpApiVerticle;
 import io.slotkeeper.api.http.auth.Tokens;
-import io.slotkeeper.domain.WriteModel;
+import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.idempotency.IdempotencyStore;
 import io.slotkeeper.leases.RedisLeases;
 import io.slotkeeper.metrics.BoundedLabels;
@@ -27,10 +31,10 @@ import io.slotkeeper.stream.EventReader;
 import io.slotkeeper.stream.RedisEventPublisher;
 import io.slotkeeper.timers.ClockSkewVerticle;
 import io.slotkeeper.timers.ExpectedSlotsVerticle;
-import io.slotkeeper.timers.LedgerQueries;
+import io.slotkeeper.slots.LedgerQueries;
 import io.slotkeeper.timers.SlotRunner;
 import io.slotkeeper.timers.Timers;
-import io.slotkeeper.timers.jobs.JobHandlers;
+import io.slotkeeper.business.jobs.JobHandlers;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -140,6 +144,7 @@ public final class Slotkeeper implements AutoCloseable {
     writeModel =
         WriteModel.start(
             database,
+            List.of(Business.module(), SlotLedger.module()),
             new WriteModel.Options(
                 config.instanceId(),
                 config.commandThreads(),
@@ -153,6 +158,8 @@ public final class Slotkeeper implements AutoCloseable {
                     redisClient, config.streamKey(), config.streamMaxLen(), positions)),
             metrics);
     toClose.push(writeModel);
+    OrderFulfilment fulfilment = new OrderFulfilment(writeModel, database.dataSource());
+    toClose.push(fulfilment);
     Pool pool =
         ReadPools.create(
             vertx,
@@ -167,7 +174,7 @@ public final class Slotkeeper implements AutoCloseable {
         new SlotRunner(
             vertx,
             writeModel.batcher(),
-            JobHandlers.standard(writeModel, database.dataSource()),
+            JobHandlers.standard(writeModel.commands(), fulfilment, database.dataSource()),
             config.instanceId(),
             metrics);
     Timers timers =
@@ -210,6 +217,7 @@ public final class Slotkeeper implements AutoCloseable {
     HttpApiDependencies deps =
         new HttpApiDependencies(
             writeModel,
+            fulfilment,
             timers,
             ledger,
             leases,

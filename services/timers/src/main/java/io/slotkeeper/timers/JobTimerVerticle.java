@@ -1,6 +1,8 @@
 package io.slotkeeper.timers;
 
-import io.slotkeeper.domain.command.CommandBatcher;
+import io.slotkeeper.slots.LedgerQueries;
+
+import io.slotkeeper.commands.CommandBatcher;
 import io.slotkeeper.leases.Lease;
 import io.slotkeeper.leases.RedisLeases;
 import io.slotkeeper.scheduler.schedule.SlotClock;

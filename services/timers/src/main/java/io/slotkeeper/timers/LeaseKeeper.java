@@ -1,5 +1,7 @@
 package io.slotkeeper.timers;
 
+import io.slotkeeper.slots.LedgerQueries;
+
 import io.slotkeeper.leases.Lease;
 import io.slotkeeper.leases.RedisLeases;
 import io.slotkeeper.timers.TimerHealth.Step;

@@ -1,5 +1,7 @@
 package io.slotkeeper.timers;
 
+import io.slotkeeper.slots.LedgerQueries;
+
 import io.slotkeeper.scheduler.schedule.Schedule;
 import io.slotkeeper.scheduler.schedule.SlotClock;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;

@@ -1,6 +1,8 @@
 package io.slotkeeper.timers;
 
-import io.slotkeeper.domain.command.CommandBatcher;
+import io.slotkeeper.slots.SlotCommands;
+
+import io.slotkeeper.commands.CommandBatcher;
 import io.slotkeeper.events.Command;
 import io.slotkeeper.leases.Lease;
 import io.slotkeeper.metrics.SlotkeeperMetrics;

@@ -1,8 +1,12 @@
 package io.slotkeeper.timers;
 
-import io.slotkeeper.domain.command.CommandBatcher;
-import io.slotkeeper.domain.command.CommandOutcome;
-import io.slotkeeper.domain.slots.SlotSnapshot;
+import io.slotkeeper.slots.JobHandler;
+import io.slotkeeper.slots.SlotCommands;
+import io.slotkeeper.slots.SlotRun;
+
+import io.slotkeeper.commands.CommandBatcher;
+import io.slotkeeper.commands.CommandOutcome;
+import io.slotkeeper.slots.SlotSnapshot;
 import io.slotkeeper.events.Command;
 import io.slotkeeper.events.StorableText;
 import io.slotkeeper.events.slots.SlotCommand.CompleteSlot;

@@ -1,5 +1,7 @@
 package io.slotkeeper.timers;
 
+import io.slotkeeper.slots.LedgerQueries;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.slotkeeper.leases.RedisLeases;

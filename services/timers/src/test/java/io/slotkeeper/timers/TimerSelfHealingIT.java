@@ -1,5 +1,9 @@
 package io.slotkeeper.timers;
 
+import io.slotkeeper.testing.InjectedFaults;
+import io.slotkeeper.slots.JobHandler;
+import io.slotkeeper.slots.LedgerQueries;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

@@ -33,7 +33,7 @@ public record ApiOperations(
     return new ApiOperations(
         idempotent,
         new OrderOperations(
-            vertx, idempotent, new OrderQueries(deps.pool()), deps.writeModel().fulfilment()),
+            vertx, idempotent, new OrderQueries(deps.pool()), deps.fulfilment()),
         new InventoryOperations(idempotent, new InventoryQueries(deps.pool())),
         new RefundOperations(commands, idempotent, new RefundQueries(deps.pool())),
         new JobOperations(

@@ -1,11 +1,12 @@
 package io.slotkeeper.api.http;
 
 import io.slotkeeper.api.http.auth.Tokens;
-import io.slotkeeper.domain.WriteModel;
+import io.slotkeeper.business.fulfilment.OrderFulfilment;
+import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.idempotency.IdempotencyStore;
 import io.slotkeeper.leases.RedisLeases;
 import io.slotkeeper.metrics.SlotkeeperMetrics;
-import io.slotkeeper.timers.LedgerQueries;
+import io.slotkeeper.slots.LedgerQueries;
 import io.slotkeeper.timers.Timers;
 import io.vertx.redis.client.RedisAPI;
 import io.vertx.sqlclient.Pool;
@@ -15,6 +16,7 @@ import java.util.function.Supplier;
 /** What the HTTP API needs from the rest of the service. */
 public record HttpApiDependencies(
     WriteModel writeModel,
+    OrderFulfilment fulfilment,
     Timers timers,
     LedgerQueries ledger,
     RedisLeases leases,

@@ -9,7 +9,7 @@ import io.slotkeeper.api.http.support.IdempotentCommands;
 import io.slotkeeper.api.http.support.JsonBodies;
 import io.slotkeeper.api.http.support.PathIds;
 import io.slotkeeper.api.http.support.RequestFields;
-import io.slotkeeper.domain.WriteModel;
+import io.slotkeeper.commands.WriteModel;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;

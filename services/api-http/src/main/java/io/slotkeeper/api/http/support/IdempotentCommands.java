@@ -2,8 +2,8 @@ package io.slotkeeper.api.http.support;
 
 import io.slotkeeper.api.http.problem.ApiProblem;
 import io.slotkeeper.api.http.problem.Problems;
-import io.slotkeeper.domain.command.CommandOutcome;
-import io.slotkeeper.domain.command.SameTransactionWrite;
+import io.slotkeeper.commands.CommandOutcome;
+import io.slotkeeper.commands.SameTransactionWrite;
 import io.slotkeeper.events.Command;
 import io.slotkeeper.idempotency.Claim;
 import io.slotkeeper.idempotency.IdempotencyKeys;
