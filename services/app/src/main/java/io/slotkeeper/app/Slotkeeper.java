@@ -1,9 +1,5 @@
 package io.slotkeeper.app;
 
-import io.slotkeeper.business.Business;
-import io.slotkeeper.business.fulfilment.OrderFulfilment;
-import io.slotkeeper.slots.SlotLedger;
-
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -15,6 +11,9 @@ import io.slotkeeper.api.grpc.GrpcApiVerticle;
 import io.slotkeeper.api.http.HttpApiDependencies;
 import io.slotkeeper.api.http.HttpApiVerticle;
 import io.slotkeeper.api.http.auth.Tokens;
+import io.slotkeeper.business.Business;
+import io.slotkeeper.business.fulfilment.OrderFulfilment;
+import io.slotkeeper.business.jobs.JobHandlers;
 import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.idempotency.IdempotencyStore;
 import io.slotkeeper.leases.RedisLeases;
@@ -27,14 +26,14 @@ import io.slotkeeper.platform.db.Database;
 import io.slotkeeper.platform.db.ReadPools;
 import io.slotkeeper.scheduler.schedule.SlotClock;
 import io.slotkeeper.scheduler.schedule.job.JobsFile;
+import io.slotkeeper.slots.LedgerQueries;
+import io.slotkeeper.slots.SlotLedger;
 import io.slotkeeper.stream.EventReader;
 import io.slotkeeper.stream.RedisEventPublisher;
 import io.slotkeeper.timers.ClockSkewVerticle;
 import io.slotkeeper.timers.ExpectedSlotsVerticle;
-import io.slotkeeper.slots.LedgerQueries;
 import io.slotkeeper.timers.SlotRunner;
 import io.slotkeeper.timers.Timers;
-import io.slotkeeper.business.jobs.JobHandlers;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;

@@ -22,7 +22,8 @@ public final class Business {
     return new DomainModule(
         List.of(Order.class, Inventory.class),
         sql ->
-            List.of(new OrderProjection(sql), new InventoryProjection(sql), new RefundProjection(sql)),
+            List.of(
+                new OrderProjection(sql), new InventoryProjection(sql), new RefundProjection(sql)),
         connections -> List.of());
   }
 }

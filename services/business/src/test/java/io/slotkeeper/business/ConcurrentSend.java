@@ -1,8 +1,7 @@
 package io.slotkeeper.business;
 
-import io.slotkeeper.commands.WriteModel;
-
 import io.slotkeeper.commands.CommandOutcome;
+import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.events.Command;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,15 +1,13 @@
 package io.slotkeeper.business;
 
-import io.slotkeeper.commands.WriteModel;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.slotkeeper.commands.CommandOutcome;
 import io.slotkeeper.business.fulfilment.FulfilmentResult;
 import io.slotkeeper.business.inventory.InventorySnapshot;
 import io.slotkeeper.business.orders.OrderSnapshot;
 import io.slotkeeper.business.orders.RefundSnapshot;
-import io.slotkeeper.slots.SlotSnapshot;
+import io.slotkeeper.commands.CommandOutcome;
+import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.events.DeterministicIds;
 import io.slotkeeper.events.StreamIds;
 import io.slotkeeper.events.inventory.InventoryCommand.ReceiveStock;
@@ -23,6 +21,7 @@ import io.slotkeeper.events.slots.SlotCommand.CompleteSlot;
 import io.slotkeeper.events.slots.SlotCommand.FireSlot;
 import io.slotkeeper.events.slots.SlotEvent;
 import io.slotkeeper.events.slots.SlotStatus;
+import io.slotkeeper.slots.SlotSnapshot;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;

@@ -16,9 +16,9 @@ import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
  * is dispatched on {@code entryBus}, a synchronous bus with the same aggregate handlers and
  * interceptors (ledger, fencing, correlation) but no transaction of its own, so every entry runs in
  * a nested unit of work whose events join the batch's single append. The ledger rows are written in
- * one statement when the batch commits ({@link CommandLedger}), and each domain interceptor may read
- * ahead for all entries at once ({@link CommandInterceptor#prepareBatch}). An entry that fails fails the batch: it rolls back
- * whole, and the sender applies each entry on its own.
+ * one statement when the batch commits ({@link CommandLedger}), and each domain interceptor may
+ * read ahead for all entries at once ({@link CommandInterceptor#prepareBatch}). An entry that fails
+ * fails the batch: it rolls back whole, and the sender applies each entry on its own.
  */
 public final class CommandBatchHandler implements MessageHandler<CommandMessage<?>> {
 

@@ -1,13 +1,12 @@
 package io.slotkeeper.slots;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.slotkeeper.commands.CommandBatcher;
 import io.slotkeeper.commands.CommandOutcome;
 import io.slotkeeper.commands.IllegalTransitionException;
 import io.slotkeeper.commands.SameTransactionWrite;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.events.slots.SlotCommand.CompleteSlot;
 import io.slotkeeper.events.slots.SlotCommand.FireSlot;

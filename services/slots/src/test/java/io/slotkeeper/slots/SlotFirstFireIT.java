@@ -3,9 +3,9 @@ package io.slotkeeper.slots;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.commands.CommandOutcome;
 import io.slotkeeper.commands.CommandService;
+import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.events.slots.SlotCommand.FireSlot;
 import io.slotkeeper.events.slots.SlotCommand.MissSlot;
 import io.slotkeeper.events.slots.SlotStatus;

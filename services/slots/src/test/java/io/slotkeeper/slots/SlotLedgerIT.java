@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.commands.CommandOutcome;
+import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.events.StreamIds;
 import io.slotkeeper.events.slots.SlotCommand.CompleteSlot;
 import io.slotkeeper.events.slots.SlotCommand.FireSlot;

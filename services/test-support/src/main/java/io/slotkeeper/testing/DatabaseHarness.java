@@ -9,8 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A fresh database with the schema, and what a test opens on it (pools, write models); closes
- * what it opened, last first.
+ * A fresh database with the schema, and what a test opens on it (pools, write models); closes what
+ * it opened, last first.
  */
 public class DatabaseHarness implements AutoCloseable {
 

@@ -1,13 +1,12 @@
 package io.slotkeeper.timers;
 
-import io.slotkeeper.slots.LedgerQueries;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.slotkeeper.leases.RedisLeases;
 import io.slotkeeper.platform.config.PostgresEndpoint;
 import io.slotkeeper.platform.db.Database;
 import io.slotkeeper.platform.db.ReadPools;
+import io.slotkeeper.slots.LedgerQueries;
 import io.slotkeeper.testing.TestInfra;
 import io.slotkeeper.timers.TimerHealth.Step;
 import io.slotkeeper.timers.TimerHealth.StepFault;

@@ -1,9 +1,5 @@
 package io.slotkeeper.timers;
 
-import io.slotkeeper.testing.InjectedFaults;
-import io.slotkeeper.slots.JobHandler;
-import io.slotkeeper.slots.LedgerQueries;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -12,6 +8,9 @@ import io.slotkeeper.platform.db.Database;
 import io.slotkeeper.scheduler.schedule.SettableClock;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
 import io.slotkeeper.scheduler.schedule.job.JobsFile;
+import io.slotkeeper.slots.JobHandler;
+import io.slotkeeper.slots.LedgerQueries;
+import io.slotkeeper.testing.InjectedFaults;
 import io.slotkeeper.testing.TestInfra;
 import io.slotkeeper.timers.SlotRunner.Trigger;
 import io.slotkeeper.timers.TimerHealth.Step;

@@ -32,8 +32,7 @@ public record ApiOperations(
         new IdempotentCommands(deps.idempotency(), commands, deps.metrics());
     return new ApiOperations(
         idempotent,
-        new OrderOperations(
-            vertx, idempotent, new OrderQueries(deps.pool()), deps.fulfilment()),
+        new OrderOperations(vertx, idempotent, new OrderQueries(deps.pool()), deps.fulfilment()),
         new InventoryOperations(idempotent, new InventoryQueries(deps.pool())),
         new RefundOperations(commands, idempotent, new RefundQueries(deps.pool())),
         new JobOperations(

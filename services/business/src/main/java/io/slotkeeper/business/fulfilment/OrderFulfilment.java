@@ -1,12 +1,12 @@
 package io.slotkeeper.business.fulfilment;
 
+import io.slotkeeper.business.inventory.InventorySnapshot;
 import io.slotkeeper.commands.CommandLedger;
 import io.slotkeeper.commands.CommandOutcome;
 import io.slotkeeper.commands.CommandService;
 import io.slotkeeper.commands.IllegalTransitionException;
 import io.slotkeeper.commands.RuleViolationException;
 import io.slotkeeper.commands.WriteModel;
-import io.slotkeeper.business.inventory.InventorySnapshot;
 import io.slotkeeper.events.Command;
 import io.slotkeeper.events.orders.OrderStatus;
 import java.sql.Connection;

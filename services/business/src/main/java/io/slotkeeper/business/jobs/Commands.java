@@ -33,9 +33,9 @@ final class Commands {
 
   /**
    * Sends a command of the slot and waits for it. A refusal ({@link CommandRefused}: its answer
-   * will not change on retry) is logged and answered with
-   * empty, so the slot goes on with its other targets; any other failure is thrown and fails the
-   * attempt, which is retried under the same command IDs.
+   * will not change on retry) is logged and answered with empty, so the slot goes on with its other
+   * targets; any other failure is thrown and fails the attempt, which is retried under the same
+   * command IDs.
    */
   static <R> Optional<CommandOutcome<R>> sendUnlessRefused(
       CommandService commands, Command command, SlotRun run) {

@@ -1,8 +1,8 @@
 package io.slotkeeper.business.jobs;
 
+import io.slotkeeper.business.inventory.InventorySnapshot;
 import io.slotkeeper.commands.CommandOutcome;
 import io.slotkeeper.commands.CommandService;
-import io.slotkeeper.business.inventory.InventorySnapshot;
 import io.slotkeeper.events.inventory.InventoryCommand.CountStock;
 import io.slotkeeper.slots.JobHandler;
 import io.slotkeeper.slots.SlotRun;

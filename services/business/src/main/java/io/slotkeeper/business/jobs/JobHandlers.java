@@ -12,9 +12,9 @@ public final class JobHandlers {
   private JobHandlers() {}
 
   /**
-   * The handlers of the five shipped jobs on one write model's commands, its fulfilment flow and one
-   * database, plus {@link NoopJob} ({@code handler: noop}), the benchmark and diagnostic handler
-   * that does nothing.
+   * The handlers of the five shipped jobs on one write model's commands, its fulfilment flow and
+   * one database, plus {@link NoopJob} ({@code handler: noop}), the benchmark and diagnostic
+   * handler that does nothing.
    */
   public static Map<String, JobHandler> standard(
       CommandService commands, OrderFulfilment fulfilment, DataSource dataSource) {

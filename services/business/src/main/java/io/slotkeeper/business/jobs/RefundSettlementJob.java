@@ -1,8 +1,8 @@
 package io.slotkeeper.business.jobs;
 
+import io.slotkeeper.business.orders.RefundSnapshot;
 import io.slotkeeper.commands.CommandOutcome;
 import io.slotkeeper.commands.CommandService;
-import io.slotkeeper.business.orders.RefundSnapshot;
 import io.slotkeeper.events.DeterministicIds;
 import io.slotkeeper.events.orders.OrderCommand.IssueRefund;
 import io.slotkeeper.slots.JobHandler;

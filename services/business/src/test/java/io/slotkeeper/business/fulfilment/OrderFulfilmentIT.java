@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.business.WriteModelHarness;
 import io.slotkeeper.commands.RuleViolationException;
+import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.events.Command;
 import io.slotkeeper.events.inventory.InventoryCommand.CountStock;
 import io.slotkeeper.events.inventory.InventoryCommand.ReceiveStock;

@@ -3,10 +3,10 @@ package io.slotkeeper.business.inventory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.slotkeeper.business.ConcurrentSend;
-import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.business.WriteModelHarness;
 import io.slotkeeper.commands.CommandOutcome;
 import io.slotkeeper.commands.RuleViolationException;
+import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.events.inventory.InventoryCommand.ReceiveStock;
 import io.slotkeeper.events.inventory.InventoryCommand.ReleaseReservation;
 import io.slotkeeper.events.inventory.InventoryCommand.ReserveStock;

@@ -29,7 +29,8 @@ class JobHandlersIT {
 
   @Test
   void everyJobOfTheDefaultJobsFileHasAHandler() throws Exception {
-    Map<String, JobHandler> handlers = JobHandlers.standard(
+    Map<String, JobHandler> handlers =
+        JobHandlers.standard(
             harness.model().commands(), harness.fulfilment(), harness.dataSource());
 
     for (JobDefinition job : JobsFile.loadDefault().jobs()) {

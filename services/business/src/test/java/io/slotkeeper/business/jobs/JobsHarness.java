@@ -4,21 +4,21 @@ import static org.awaitility.Awaitility.await;
 
 import io.slotkeeper.business.Business;
 import io.slotkeeper.business.fulfilment.OrderFulfilment;
-import io.slotkeeper.commands.WriteModel;
-import io.slotkeeper.slots.SlotLedger;
-import java.util.List;
 import io.slotkeeper.commands.CommandOutcome;
+import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.events.Command;
 import io.slotkeeper.events.DeterministicIds;
 import io.slotkeeper.platform.config.PostgresEndpoint;
 import io.slotkeeper.platform.db.Database;
-import io.slotkeeper.testing.TestInfra;
+import io.slotkeeper.slots.SlotLedger;
 import io.slotkeeper.slots.SlotRun;
+import io.slotkeeper.testing.TestInfra;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
 

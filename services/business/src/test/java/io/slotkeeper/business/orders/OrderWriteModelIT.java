@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.business.WriteModelHarness;
 import io.slotkeeper.commands.AggregateAlreadyExistsException;
 import io.slotkeeper.commands.CommandIdReusedException;
 import io.slotkeeper.commands.CommandOutcome;
 import io.slotkeeper.commands.IllegalTransitionException;
+import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.events.orders.OrderCommand.CancelOrder;
 import io.slotkeeper.events.orders.OrderCommand.PlaceOrder;
 import io.slotkeeper.events.orders.OrderLine;

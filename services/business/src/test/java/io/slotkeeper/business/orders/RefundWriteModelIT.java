@@ -3,9 +3,9 @@ package io.slotkeeper.business.orders;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.slotkeeper.business.ConcurrentSend;
-import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.business.WriteModelHarness;
 import io.slotkeeper.commands.CommandOutcome;
+import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.events.DeterministicIds;
 import io.slotkeeper.events.orders.OrderCommand.CompleteOrder;
 import io.slotkeeper.events.orders.OrderCommand.IssueRefund;

@@ -3,10 +3,10 @@ package io.slotkeeper.business.projection;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.business.WriteModelHarness;
 import io.slotkeeper.business.inventory.InventoryProjection;
 import io.slotkeeper.business.orders.OrderProjection;
+import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.events.inventory.InventoryEvent.StockReceived;
 import io.slotkeeper.events.orders.OrderEvent.OrderCancelled;
 import io.slotkeeper.events.orders.OrderEvent.OrderPlaced;

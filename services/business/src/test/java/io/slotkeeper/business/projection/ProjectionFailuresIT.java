@@ -1,15 +1,14 @@
 package io.slotkeeper.business.projection;
 
-import io.slotkeeper.commands.projection.ProjectionFailures;
-import io.slotkeeper.commands.projection.ProjectionLag;
-import io.slotkeeper.commands.projection.StuckSegment;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.business.WriteModelHarness;
 import io.slotkeeper.business.orders.OrderProjection;
+import io.slotkeeper.commands.WriteModel;
+import io.slotkeeper.commands.projection.ProjectionFailures;
+import io.slotkeeper.commands.projection.ProjectionLag;
+import io.slotkeeper.commands.projection.StuckSegment;
 import io.slotkeeper.commands.projection.StuckSegment.Reason;
 import io.slotkeeper.events.StreamIds;
 import io.slotkeeper.events.orders.OrderCommand.CancelOrder;

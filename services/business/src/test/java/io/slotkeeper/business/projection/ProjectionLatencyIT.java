@@ -2,8 +2,8 @@ package io.slotkeeper.business.projection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.business.WriteModelHarness;
+import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.events.orders.OrderCommand.PlaceOrder;
 import io.slotkeeper.events.orders.OrderLine;
 import java.sql.Connection;

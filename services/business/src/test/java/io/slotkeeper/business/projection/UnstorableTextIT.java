@@ -3,9 +3,9 @@ package io.slotkeeper.business.projection;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.business.WriteModelHarness;
 import io.slotkeeper.commands.InvalidCommandException;
+import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.events.StreamIds;
 import io.slotkeeper.events.inventory.InventoryEvent.StockReceived;
 import io.slotkeeper.events.orders.OrderCommand.CancelOrder;

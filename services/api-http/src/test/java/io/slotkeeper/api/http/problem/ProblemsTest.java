@@ -1,7 +1,6 @@
 package io.slotkeeper.api.http.problem;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import io.slotkeeper.commands.AggregateAlreadyExistsException;
