@@ -10,7 +10,10 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.slotkeeper.api.grpc.GrpcApiVerticle;
 import io.slotkeeper.api.http.HttpApiDependencies;
 import io.slotkeeper.api.http.HttpApiVerticle;
-import io.slotkeeper.domain.WriteModel;
+import io.slotkeeper.business.Business;
+import io.slotkeeper.business.fulfilment.OrderFulfilment;
+import io.slotkeeper.business.jobs.JobHandlers;
+import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.idempotency.IdempotencyStore;
 import io.slotkeeper.leases.RedisLeases;
 import io.slotkeeper.metrics.BoundedLabels;
@@ -25,14 +28,14 @@ import io.slotkeeper.platform.db.Database;
 import io.slotkeeper.platform.db.ReadPools;
 import io.slotkeeper.scheduler.schedule.SlotClock;
 import io.slotkeeper.scheduler.schedule.job.JobsFile;
+import io.slotkeeper.slots.LedgerQueries;
+import io.slotkeeper.slots.SlotLedger;
 import io.slotkeeper.stream.EventReader;
 import io.slotkeeper.stream.RedisEventPublisher;
 import io.slotkeeper.timers.ClockSkewVerticle;
 import io.slotkeeper.timers.ExpectedSlotsVerticle;
-import io.slotkeeper.timers.LedgerQueries;
 import io.slotkeeper.timers.SlotRunner;
 import io.slotkeeper.timers.Timers;
-import io.slotkeeper.timers.jobs.JobHandlers;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -142,6 +145,7 @@ public final class Slotkeeper implements AutoCloseable {
     writeModel =
         WriteModel.start(
             database,
+            List.of(Business.module(), SlotLedger.module()),
             new WriteModel.Options(
                 config.instanceId(),
                 config.commandThreads(),
@@ -155,6 +159,8 @@ public final class Slotkeeper implements AutoCloseable {
                     redisClient, config.streamKey(), config.streamMaxLen(), positions)),
             metrics);
     toClose.push(writeModel);
+    OrderFulfilment fulfilment = new OrderFulfilment(writeModel, database.dataSource());
+    toClose.push(fulfilment);
     Pool pool =
         ReadPools.create(
             vertx,
@@ -169,7 +175,7 @@ public final class Slotkeeper implements AutoCloseable {
         new SlotRunner(
             vertx,
             writeModel.batcher(),
-            JobHandlers.standard(writeModel, database.dataSource()),
+            JobHandlers.standard(writeModel.commands(), fulfilment, database.dataSource()),
             config.instanceId(),
             metrics);
     Timers timers =
@@ -212,6 +218,7 @@ public final class Slotkeeper implements AutoCloseable {
     OperationsDependencies deps =
         new OperationsDependencies(
             writeModel,
+            fulfilment,
             timers,
             ledger,
             leases,

@@ -1,6 +1,6 @@
 package io.slotkeeper.app;
 
-import io.slotkeeper.domain.projection.ProjectionLag;
+import io.slotkeeper.commands.projection.ProjectionLag;
 import io.slotkeeper.platform.config.PostgresEndpoint;
 import io.slotkeeper.platform.config.SlotkeeperConfig;
 import io.slotkeeper.testing.TestInfra;

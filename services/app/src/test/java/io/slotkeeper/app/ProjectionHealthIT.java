@@ -3,7 +3,7 @@ package io.slotkeeper.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.slotkeeper.domain.orders.OrderProjection;
+import io.slotkeeper.business.orders.OrderProjection;
 import io.slotkeeper.testing.TestInfra;
 import io.vertx.core.json.JsonObject;
 import java.net.http.HttpResponse;

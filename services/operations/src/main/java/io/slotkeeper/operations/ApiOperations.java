@@ -37,11 +37,7 @@ public record ApiOperations(
     return new ApiOperations(
         claimed,
         new OrderOperations(
-            vertx,
-            oneCommand,
-            claimed,
-            new OrderQueries(deps.pool()),
-            deps.writeModel().fulfilment()),
+            vertx, oneCommand, claimed, new OrderQueries(deps.pool()), deps.fulfilment()),
         new InventoryOperations(oneCommand, new InventoryQueries(deps.pool())),
         new RefundOperations(commands, oneCommand, claimed, new RefundQueries(deps.pool())),
         new JobOperations(

@@ -1,13 +1,14 @@
 package io.slotkeeper.operations;
 
-import io.slotkeeper.domain.WriteModel;
+import io.slotkeeper.business.fulfilment.OrderFulfilment;
+import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.idempotency.IdempotencyStore;
 import io.slotkeeper.leases.RedisLeases;
 import io.slotkeeper.metrics.SlotkeeperMetrics;
 import io.slotkeeper.operations.auth.Tokens;
 import io.slotkeeper.operations.idempotency.NewKeyLimit;
+import io.slotkeeper.slots.LedgerQueries;
 import io.slotkeeper.stream.EventReader;
-import io.slotkeeper.timers.LedgerQueries;
 import io.slotkeeper.timers.Timers;
 import io.vertx.sqlclient.Pool;
 import java.time.Duration;
@@ -17,6 +18,7 @@ import java.time.Duration;
  */
 public record OperationsDependencies(
     WriteModel writeModel,
+    OrderFulfilment fulfilment,
     Timers timers,
     LedgerQueries ledger,
     RedisLeases leases,

@@ -1,10 +1,11 @@
 package io.slotkeeper.timers;
 
-import io.slotkeeper.domain.command.CommandBatcher;
+import io.slotkeeper.commands.CommandBatcher;
 import io.slotkeeper.leases.Lease;
 import io.slotkeeper.leases.RedisLeases;
 import io.slotkeeper.scheduler.schedule.SlotClock;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
+import io.slotkeeper.slots.LedgerQueries;
 import io.slotkeeper.timers.TimerHealth.Step;
 import io.slotkeeper.timers.TimerHealth.StepFault;
 import io.vertx.core.Future;

@@ -2,6 +2,7 @@ package io.slotkeeper.timers;
 
 import io.slotkeeper.leases.Lease;
 import io.slotkeeper.leases.RedisLeases;
+import io.slotkeeper.slots.LedgerQueries;
 import io.slotkeeper.timers.TimerHealth.Step;
 import io.slotkeeper.timers.TimerHealth.StepFault;
 import io.vertx.core.Future;

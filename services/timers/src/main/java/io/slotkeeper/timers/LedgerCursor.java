@@ -4,6 +4,7 @@ import io.slotkeeper.scheduler.schedule.Schedule;
 import io.slotkeeper.scheduler.schedule.SlotClock;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
 import io.slotkeeper.scheduler.schedule.policy.CatchUpPlanner;
+import io.slotkeeper.slots.LedgerQueries;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.slotkeeper.timers;
 
-import io.slotkeeper.domain.slots.SlotSnapshot;
+import io.slotkeeper.slots.SlotSnapshot;
 import java.util.Map;
 
 /**

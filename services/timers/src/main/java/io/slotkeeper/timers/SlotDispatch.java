@@ -5,6 +5,7 @@ import io.slotkeeper.scheduler.schedule.SlotClock;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
 import io.slotkeeper.scheduler.schedule.policy.OverlapPolicy;
 import io.slotkeeper.scheduler.schedule.policy.OverlapPolicy.Decision;
+import io.slotkeeper.slots.LedgerQueries;
 import io.slotkeeper.timers.SlotRunner.Trigger;
 import io.slotkeeper.timers.TimerHealth.Step;
 import io.vertx.core.Future;

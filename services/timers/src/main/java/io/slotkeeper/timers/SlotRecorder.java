@@ -1,11 +1,12 @@
 package io.slotkeeper.timers;
 
-import io.slotkeeper.domain.command.CommandBatcher;
+import io.slotkeeper.commands.CommandBatcher;
 import io.slotkeeper.events.Command;
 import io.slotkeeper.leases.Lease;
 import io.slotkeeper.metrics.SlotkeeperMetrics;
 import io.slotkeeper.metrics.SlotkeeperMetrics.SlotOutcome;
 import io.slotkeeper.scheduler.schedule.SlotClock;
+import io.slotkeeper.slots.SlotCommands;
 import io.slotkeeper.timers.TimerHealth.Step;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

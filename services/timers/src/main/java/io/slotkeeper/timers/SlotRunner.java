@@ -1,8 +1,7 @@
 package io.slotkeeper.timers;
 
-import io.slotkeeper.domain.command.CommandBatcher;
-import io.slotkeeper.domain.command.CommandOutcome;
-import io.slotkeeper.domain.slots.SlotSnapshot;
+import io.slotkeeper.commands.CommandBatcher;
+import io.slotkeeper.commands.CommandOutcome;
 import io.slotkeeper.events.Command;
 import io.slotkeeper.events.StorableText;
 import io.slotkeeper.events.slots.SlotCommand.CompleteSlot;
@@ -11,6 +10,10 @@ import io.slotkeeper.events.slots.SlotCommand.FireSlot;
 import io.slotkeeper.metrics.SlotkeeperMetrics;
 import io.slotkeeper.metrics.SlotkeeperMetrics.SlotOutcome;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
+import io.slotkeeper.slots.JobHandler;
+import io.slotkeeper.slots.SlotCommands;
+import io.slotkeeper.slots.SlotRun;
+import io.slotkeeper.slots.SlotSnapshot;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;

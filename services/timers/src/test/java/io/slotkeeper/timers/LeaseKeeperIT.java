@@ -6,6 +6,7 @@ import io.slotkeeper.leases.RedisLeases;
 import io.slotkeeper.platform.config.PostgresEndpoint;
 import io.slotkeeper.platform.db.Database;
 import io.slotkeeper.platform.db.ReadPools;
+import io.slotkeeper.slots.LedgerQueries;
 import io.slotkeeper.testing.TestInfra;
 import io.slotkeeper.timers.TimerHealth.Step;
 import io.slotkeeper.timers.TimerHealth.StepFault;

@@ -1,18 +1,23 @@
 package io.slotkeeper.timers;
 
-import io.slotkeeper.domain.WriteModel;
+import io.slotkeeper.business.Business;
+import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.leases.RedisLeases;
 import io.slotkeeper.platform.config.PostgresEndpoint;
 import io.slotkeeper.platform.db.Database;
 import io.slotkeeper.platform.db.ReadPools;
 import io.slotkeeper.scheduler.schedule.SlotClock;
 import io.slotkeeper.scheduler.schedule.job.JobsFile;
+import io.slotkeeper.slots.JobHandler;
+import io.slotkeeper.slots.LedgerQueries;
+import io.slotkeeper.slots.SlotLedger;
 import io.slotkeeper.testing.TestInfra;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisAPI;
 import io.vertx.redis.client.RedisOptions;
 import io.vertx.sqlclient.Pool;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -48,7 +53,11 @@ final class TimerInstance implements AutoCloseable {
       throws Exception {
     this.id = id;
     database = Database.open(db, 6, id);
-    writeModel = WriteModel.start(database, new WriteModel.Options(id, 4, true));
+    writeModel =
+        WriteModel.start(
+            database,
+            List.of(Business.module(), SlotLedger.module()),
+            new WriteModel.Options(id, 4, true));
     pool = ReadPools.create(vertx, db, 4, id);
     RedisAPI redis =
         RedisAPI.api(

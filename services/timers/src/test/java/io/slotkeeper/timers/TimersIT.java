@@ -3,13 +3,17 @@ package io.slotkeeper.timers;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.slotkeeper.domain.WriteModel;
+import io.slotkeeper.business.Business;
+import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.events.DeterministicIds;
 import io.slotkeeper.events.StreamIds;
 import io.slotkeeper.events.inventory.InventoryCommand.ReceiveStock;
 import io.slotkeeper.platform.config.PostgresEndpoint;
 import io.slotkeeper.platform.db.Database;
 import io.slotkeeper.scheduler.schedule.job.JobsFile;
+import io.slotkeeper.slots.JobHandler;
+import io.slotkeeper.slots.SlotLedger;
+import io.slotkeeper.testing.InjectedFaults;
 import io.slotkeeper.testing.TestInfra;
 import java.time.Duration;
 import java.time.Instant;
@@ -190,7 +194,11 @@ class TimersIT {
   /** Records each slot of each job as MISSED, as a previous holder would have. */
   private void seedSlots(List<Instant> slots, List<String> jobs) throws Exception {
     try (Database d = Database.open(db, 2, "seed")) {
-      WriteModel seed = WriteModel.start(d, new WriteModel.Options("seed", 2, true));
+      WriteModel seed =
+          WriteModel.start(
+              d,
+              List.of(Business.module(), SlotLedger.module()),
+              new WriteModel.Options("seed", 2, true));
       for (String job : jobs) {
         for (Instant slot : slots) {
           seed.commands()

@@ -1,7 +1,7 @@
 package io.slotkeeper.operations.idempotency;
 
-import io.slotkeeper.domain.command.CommandOutcome;
-import io.slotkeeper.domain.command.SameTransactionWrite;
+import io.slotkeeper.commands.CommandOutcome;
+import io.slotkeeper.commands.SameTransactionWrite;
 import io.slotkeeper.events.Command;
 import io.slotkeeper.idempotency.IdempotencyKey;
 import io.slotkeeper.idempotency.IdempotencyStore;

@@ -1,7 +1,7 @@
 package io.slotkeeper.operations.inventory;
 
-import io.slotkeeper.domain.command.CommandOutcome;
-import io.slotkeeper.domain.inventory.InventorySnapshot;
+import io.slotkeeper.business.inventory.InventorySnapshot;
+import io.slotkeeper.commands.CommandOutcome;
 import io.slotkeeper.events.DeterministicIds;
 import io.slotkeeper.events.inventory.InventoryCommand.ReceiveStock;
 import io.slotkeeper.idempotency.IdempotencyKey;

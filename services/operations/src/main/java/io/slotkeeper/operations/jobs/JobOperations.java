@@ -15,7 +15,7 @@ import io.slotkeeper.scheduler.schedule.CronSchedule;
 import io.slotkeeper.scheduler.schedule.Schedule;
 import io.slotkeeper.scheduler.schedule.Slots;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
-import io.slotkeeper.timers.LedgerQueries;
+import io.slotkeeper.slots.LedgerQueries;
 import io.slotkeeper.timers.RunResult;
 import io.slotkeeper.timers.SlotRunner.Trigger;
 import io.slotkeeper.timers.Timers;

@@ -1,9 +1,9 @@
 package io.slotkeeper.operations.orders;
 
-import io.slotkeeper.domain.command.CommandOutcome;
-import io.slotkeeper.domain.fulfilment.OrderFulfilment;
-import io.slotkeeper.domain.orders.OrderRules;
-import io.slotkeeper.domain.orders.OrderSnapshot;
+import io.slotkeeper.business.fulfilment.OrderFulfilment;
+import io.slotkeeper.business.orders.OrderRules;
+import io.slotkeeper.business.orders.OrderSnapshot;
+import io.slotkeeper.commands.CommandOutcome;
 import io.slotkeeper.events.DeterministicIds;
 import io.slotkeeper.events.orders.OrderCommand.CancelOrder;
 import io.slotkeeper.events.orders.OrderCommand.PlaceOrder;

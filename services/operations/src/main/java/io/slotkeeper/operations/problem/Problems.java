@@ -1,11 +1,6 @@
 package io.slotkeeper.operations.problem;
 
-import io.slotkeeper.domain.command.AggregateAlreadyExistsException;
-import io.slotkeeper.domain.command.AggregateNotFoundException;
-import io.slotkeeper.domain.command.CommandIdReusedException;
-import io.slotkeeper.domain.command.IllegalTransitionException;
-import io.slotkeeper.domain.command.InvalidCommandException;
-import io.slotkeeper.domain.command.RuleViolationException;
+import io.slotkeeper.commands.CommandRefused;
 import io.slotkeeper.platform.db.DatabaseUnavailableException;
 import io.vertx.core.json.JsonObject;
 import java.util.concurrent.TimeoutException;
@@ -32,29 +27,11 @@ public final class Problems {
     if (t instanceof ApiProblem) {
       return (ApiProblem) t;
     }
-    if (t instanceof InvalidCommandException) {
-      return ApiProblem.invalid(t.getMessage(), ((InvalidCommandException) t).fieldErrors());
-    }
-    if (t instanceof CommandIdReusedException) {
-      return new ApiProblem(422, "Command ID reused", t.getMessage());
-    }
-    if (t instanceof IllegalTransitionException) {
-      return new ApiProblem(409, "Conflict with current state", t.getMessage());
-    }
-    if (t instanceof AggregateAlreadyExistsException) {
-      return new ApiProblem(409, "Already exists", t.getMessage());
-    }
-    if (t instanceof io.slotkeeper.domain.slots.StaleFencingTokenException) {
-      return new ApiProblem(409, "Stale fencing token", t.getMessage());
-    }
-    if (t instanceof RuleViolationException) {
-      return new ApiProblem(422, "Rule violated", t.getMessage());
+    if (t instanceof CommandRefused) {
+      return refused((CommandRefused) t);
     }
     if (t instanceof io.slotkeeper.stream.SubscriberLimitException) {
       return new ApiProblem(429, "Too Many Requests", t.getMessage());
-    }
-    if (t instanceof AggregateNotFoundException) {
-      return ApiProblem.notFound(t.getMessage());
     }
     if (t instanceof TimeoutException) {
       return new ApiProblem(
@@ -71,6 +48,24 @@ public final class Problems {
     }
     log.error("unexpected failure", t);
     return new ApiProblem(500, "Internal Server Error", "an unexpected error occurred");
+  }
+
+  /** A refused command: its kind decides the status, its title and message the rest. */
+  static ApiProblem refused(CommandRefused r) {
+    return new ApiProblem(status(r.kind()), r.title(), r.getMessage(), r.fieldErrors());
+  }
+
+  private static int status(CommandRefused.Kind kind) {
+    switch (kind) {
+      case BAD_INPUT:
+        return 400;
+      case NOT_FOUND:
+        return 404;
+      case RULE_VIOLATED:
+        return 422;
+      default: // WRONG_STATE, CONFLICT
+        return 409;
+    }
   }
 
   /**

@@ -1,7 +1,7 @@
 package io.slotkeeper.operations.refunds;
 
-import io.slotkeeper.domain.command.CommandOutcome;
-import io.slotkeeper.domain.orders.RefundSnapshot;
+import io.slotkeeper.business.orders.RefundSnapshot;
+import io.slotkeeper.commands.CommandOutcome;
 import io.slotkeeper.events.DeterministicIds;
 import io.slotkeeper.events.orders.OrderCommand.IssueRefund;
 import io.slotkeeper.events.orders.OrderCommand.RequestRefund;

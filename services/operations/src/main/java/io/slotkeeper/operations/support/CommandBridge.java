@@ -1,8 +1,8 @@
 package io.slotkeeper.operations.support;
 
-import io.slotkeeper.domain.command.CommandBatcher;
-import io.slotkeeper.domain.command.CommandOutcome;
-import io.slotkeeper.domain.command.SameTransactionWrite;
+import io.slotkeeper.commands.CommandBatcher;
+import io.slotkeeper.commands.CommandOutcome;
+import io.slotkeeper.commands.SameTransactionWrite;
 import io.slotkeeper.events.Command;
 import io.vertx.core.Context;
 import io.vertx.core.Future;

@@ -3,7 +3,7 @@ package io.slotkeeper.api.http.admin;
 import io.slotkeeper.api.http.auth.BearerAuth;
 import io.slotkeeper.api.http.support.HttpAnswers;
 import io.slotkeeper.api.http.support.JsonBodies;
-import io.slotkeeper.domain.WriteModel;
+import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.idempotency.IdempotencyKey;
 import io.slotkeeper.operations.auth.Role;
 import io.slotkeeper.operations.idempotency.ClaimedOperations;

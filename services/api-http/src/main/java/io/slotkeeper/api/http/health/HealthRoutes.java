@@ -1,8 +1,8 @@
 package io.slotkeeper.api.http.health;
 
-import io.slotkeeper.domain.WriteModel;
-import io.slotkeeper.domain.projection.ProjectionLag;
-import io.slotkeeper.domain.projection.StuckSegment;
+import io.slotkeeper.commands.WriteModel;
+import io.slotkeeper.commands.projection.ProjectionLag;
+import io.slotkeeper.commands.projection.StuckSegment;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
 import io.slotkeeper.timers.Timers;
 import io.vertx.core.Future;

@@ -1,7 +1,0 @@
-package io.slotkeeper.domain.command;
-
-/**
- * What a command produced. {@code duplicate} is true when the command ID had already been applied:
- * then {@code result} is the original outcome and nothing changed.
- */
-public record CommandOutcome<R>(R result, boolean duplicate) {}

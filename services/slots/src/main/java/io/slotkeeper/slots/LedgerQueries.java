@@ -1,0 +1,175 @@
+package io.slotkeeper.slots;
+
+import io.slotkeeper.scheduler.schedule.job.JobDefinition;
+import io.slotkeeper.scheduler.schedule.policy.RetryPolicy;
+import io.vertx.core.Future;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.Tuple;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NavigableSet;
+import java.util.Optional;
+import java.util.TreeSet;
+
+/** The timers' reads and small writes: where each job stands, through the PG client. */
+public final class LedgerQueries {
+
+  // Only the timers' own records: a manual run or a backfill (backfill = true) is never the
+  // point planning resumes from.
+  private static final String LAST_TIMER_NOMINAL =
+      "SELECT max(nominal) AS last FROM job_runs WHERE job = $1 AND NOT backfill";
+  private static final String OLDEST_TIMER_NOMINAL_SINCE =
+      "SELECT min(nominal) AS first FROM job_runs WHERE job = $1 AND NOT backfill AND nominal >= $2";
+  // Write-once: the first instance to plan the job records the point; later ones read it.
+  private static final String FIRST_PLANNED =
+      "WITH added AS (INSERT INTO job_first_planned (job, first_planned, recorded_at)"
+          + " VALUES ($1, $2, now()) ON CONFLICT (job) DO NOTHING RETURNING first_planned)"
+          + " SELECT first_planned FROM added"
+          + " UNION ALL SELECT first_planned FROM job_first_planned WHERE job = $1";
+  private static final String READ_FIRST_PLANNED =
+      "SELECT first_planned FROM job_first_planned WHERE job = $1";
+  private static final String RECORDED =
+      "SELECT nominal FROM job_runs WHERE job = $1 AND nominal >= $2 AND nominal <= $3"
+          + " ORDER BY nominal LIMIT $4";
+  private static final String HIGHEST_TOKEN = "SELECT highest_token FROM job_fences WHERE job = $1";
+  private static final String STALLED =
+      "SELECT nominal, attempts FROM job_runs WHERE job = $1 AND ("
+          + " (status = 'FIRED' AND fencing_token < $2 AND fired_at < $3)"
+          + " OR (status = 'FAILED' AND attempts < $4 AND updated_at < $5))"
+          + " ORDER BY nominal LIMIT 100";
+  private static final String PAUSED = "SELECT paused FROM job_controls WHERE job = $1";
+  private static final String SET_PAUSED =
+      "INSERT INTO job_controls (job, paused, updated_at) VALUES ($1, $2, now())"
+          + " ON CONFLICT (job) DO UPDATE SET paused = EXCLUDED.paused, updated_at = now()";
+
+  private final Pool pool;
+
+  public LedgerQueries(Pool pool) {
+    this.pool = pool;
+  }
+
+  /**
+   * The newest slot of the job that a timer fired or recorded (manual runs and backfills left out),
+   * if any.
+   */
+  public Future<Optional<Instant>> lastTimerNominal(String job) {
+    return pool.preparedQuery(LAST_TIMER_NOMINAL)
+        .execute(Tuple.of(job))
+        .map(rows -> instant(rows.iterator().next(), "last"));
+  }
+
+  /** The oldest slot at or after {@code from} that a timer fired or recorded, if any. */
+  public Future<Optional<Instant>> oldestTimerNominalSince(String job, Instant from) {
+    return pool.preparedQuery(OLDEST_TIMER_NOMINAL_SINCE)
+        .execute(Tuple.of(job, from.atOffset(ZoneOffset.UTC)))
+        .map(rows -> instant(rows.iterator().next(), "first"));
+  }
+
+  /** The point from which a timer first planned the job, if one ever did. */
+  public Future<Optional<Instant>> firstPlanned(String job) {
+    return pool.preparedQuery(READ_FIRST_PLANNED)
+        .execute(Tuple.of(job))
+        .map(
+            rows ->
+                rows.size() == 0
+                    ? Optional.empty()
+                    : instant(rows.iterator().next(), "first_planned"));
+  }
+
+  /**
+   * Records {@code point} as the job's first planned point unless one is recorded already (it never
+   * changes once written), and answers the recorded one.
+   */
+  public Future<Instant> recordFirstPlanned(String job, Instant point) {
+    return pool.preparedQuery(FIRST_PLANNED)
+        .execute(Tuple.of(job, point.atOffset(ZoneOffset.UTC)))
+        .map(rows -> rows.iterator().next().getOffsetDateTime("first_planned").toInstant());
+  }
+
+  private static Optional<Instant> instant(Row row, String column) {
+    return Optional.ofNullable(row.getOffsetDateTime(column)).map(OffsetDateTime::toInstant);
+  }
+
+  /**
+   * The job's slots that have a record (any status) between {@code from} and {@code to}, both
+   * included, oldest first, at most {@code limit}.
+   */
+  public Future<NavigableSet<Instant>> recorded(String job, Instant from, Instant to, int limit) {
+    return pool.preparedQuery(RECORDED)
+        .execute(Tuple.of(job, from.atOffset(ZoneOffset.UTC), to.atOffset(ZoneOffset.UTC), limit))
+        .map(
+            rows -> {
+              NavigableSet<Instant> out = new TreeSet<>();
+              for (Row r : rows) {
+                out.add(r.getOffsetDateTime("nominal").toInstant());
+              }
+              return out;
+            });
+  }
+
+  /** The highest fencing token the ledger has accepted for the job (0 if none). */
+  public Future<Long> highestToken(String job) {
+    return pool.preparedQuery(HIGHEST_TOKEN)
+        .execute(Tuple.of(job))
+        .map(rows -> rows.size() == 0 ? 0L : rows.iterator().next().getLong("highest_token"));
+  }
+
+  /** A slot to fire again: its runner died (older token) or its retry never happened. */
+  public record Stalled(Instant nominal, int attempts) {}
+
+  /**
+   * Slots FIRED under an older token before {@code firedBefore} (their runner died), or FAILED with
+   * attempts left and no retry since {@code failedBefore} (the retry was lost with its instance).
+   */
+  public Future<List<Stalled>> stalled(
+      String job, long token, Instant firedBefore, int maxAttempts, Instant failedBefore) {
+    return pool.preparedQuery(STALLED)
+        .execute(
+            Tuple.of(
+                job,
+                token,
+                firedBefore.atOffset(ZoneOffset.UTC),
+                maxAttempts,
+                failedBefore.atOffset(ZoneOffset.UTC)))
+        .map(
+            rows -> {
+              List<Stalled> out = new ArrayList<>();
+              for (Row r : rows) {
+                out.add(
+                    new Stalled(
+                        r.getOffsetDateTime("nominal").toInstant(), r.getInteger("attempts")));
+              }
+              return out;
+            });
+  }
+
+  /**
+   * The job's slots to take over under {@code token} at {@code now}: FIRED under an older token
+   * more than a lease TTL ago, or FAILED with attempts left and no retry for longer than the job's
+   * longest retry delay.
+   */
+  public Future<List<Stalled>> stalled(JobDefinition job, long token, Instant now) {
+    Instant firedBefore = now.minus(job.leaseTtl());
+    RetryPolicy retry = job.retryPolicy();
+    Instant failedBefore =
+        firedBefore.minus(retry.delayBefore(retry.maxAttempts()).orElse(Duration.ZERO));
+    return stalled(job.name(), token, firedBefore, retry.maxAttempts(), failedBefore);
+  }
+
+  /** Whether an operator paused the job. */
+  public Future<Boolean> paused(String job) {
+    return pool.preparedQuery(PAUSED)
+        .execute(Tuple.of(job))
+        .map(rows -> rows.size() > 0 && rows.iterator().next().getBoolean("paused"));
+  }
+
+  /** Pauses or resumes the job on every instance. */
+  public Future<Void> setPaused(String job, boolean paused) {
+    return pool.preparedQuery(SET_PAUSED).execute(Tuple.of(job, paused)).mapEmpty();
+  }
+}
