@@ -101,13 +101,14 @@ public final class WriteModel implements AutoCloseable {
       SlotkeeperMetrics metrics,
       int commandBatches,
       SameTransactionWrites writes,
-      ProjectionFailures failures) {
+      ProjectionFailures failures,
+      Clock clock) {
     this.axon = axon;
     this.commands = new CommandService(axon.commandBus(), metrics, writes);
     this.batcher =
         new CommandBatcher(axon.commandBus(), commands, commandBatches, MAX_COMMAND_BATCH);
     this.fulfilment =
-        new OrderFulfilment(commands, axon.eventStore(), ledger, database.dataSource());
+        new OrderFulfilment(commands, axon.eventStore(), ledger, database.dataSource(), clock);
     this.failures = failures;
     this.projectionLag =
         new ProjectionLag(
@@ -271,7 +272,14 @@ public final class WriteModel implements AutoCloseable {
         AGGREGATES.stream().map(Class::getSimpleName).toList(),
         axon.eventProcessingConfiguration().eventProcessors().keySet());
     return new WriteModel(
-        axon, ledger, database, metrics, options.commandBatches(), writes, failures);
+        axon,
+        ledger,
+        database,
+        metrics,
+        options.commandBatches(),
+        writes,
+        failures,
+        options.clock());
   }
 
   /** The projections of slotkeeper, each built from the projection JDBC helper. */

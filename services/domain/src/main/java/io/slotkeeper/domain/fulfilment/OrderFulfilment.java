@@ -13,6 +13,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -53,6 +54,7 @@ public final class OrderFulfilment implements AutoCloseable {
   private final EventStore eventStore;
   private final CommandLedger ledger;
   private final DataSource readSide;
+  private final Clock clock;
   private final ExecutorService executor =
       Executors.newFixedThreadPool(
           2,
@@ -62,8 +64,17 @@ public final class OrderFulfilment implements AutoCloseable {
             return t;
           });
 
+  /**
+   * The flow over the write side; {@code clock} is the write side's (the one its events are stamped
+   * with), against which an order counts as stuck.
+   */
   public OrderFulfilment(
-      CommandService commands, EventStore eventStore, CommandLedger ledger, DataSource readSide) {
+      CommandService commands,
+      EventStore eventStore,
+      CommandLedger ledger,
+      DataSource readSide,
+      Clock clock) {
+    this.clock = clock;
     this.commands = commands;
     this.eventStore = eventStore;
     this.ledger = ledger;
@@ -88,7 +99,7 @@ public final class OrderFulfilment implements AutoCloseable {
     return CompletableFuture.supplyAsync(
         () -> {
           List<FulfilmentResult> results = new ArrayList<>();
-          for (String orderId : stuckOrders(Instant.now().minus(deadline))) {
+          for (String orderId : stuckOrders(clock.instant().minus(deadline))) {
             try {
               results.add(run(orderId));
             } catch (RuntimeException e) {
