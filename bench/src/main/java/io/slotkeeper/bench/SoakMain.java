@@ -88,12 +88,8 @@ public final class SoakMain {
   private SoakMain() {}
 
   public static void main(String[] args) throws IOException {
-    BenchSettings bs = BenchSettings.fromEnvironment(System.getenv());
+    BenchSettings bs = BenchSettings.forRun("soak");
     Settings s = Settings.fromEnvironment(System.getenv());
-    if (!Files.isRegularFile(bs.serviceJar())) {
-      System.err.println("soak: no service jar at " + bs.serviceJar() + " (make build first)");
-      System.exit(2);
-    }
     Figures f = define(s);
     Instant started = Instant.now();
     try (Bench bench = new Bench(bs)) {
@@ -297,16 +293,7 @@ public final class SoakMain {
       throws IOException {
     String date = LocalDate.now(ZoneOffset.UTC).toString();
     JsonObject machine = Machine.describe(bench);
-    JsonObject json =
-        new JsonObject()
-            .put("date", date)
-            .put("run", bench.runId)
-            .put("started", started.toString())
-            .put("finished", Instant.now().toString())
-            .put("settings", s.text())
-            .put("machine", machine)
-            .put("figures", f.json())
-            .put("notes", f.notes());
+    JsonObject json = f.result(date, bench.runId, started, s.text(), machine);
     StringBuilder md = new StringBuilder();
     md.append("# slotkeeper soak check, ").append(date).append("\n\n");
     md.append(
