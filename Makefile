@@ -2,7 +2,7 @@
 MVN ?= mvn -B -ntp
 JAR := services/app/target/slotkeeper.jar
 
-.PHONY: run test fuzz faults build fmt clean chaos bench
+.PHONY: run test unit fuzz faults build fmt clean chaos bench soak
 
 ## run: build if needed, then start the service (embedded PostgreSQL and Redis unless configured),
 ##      listening on 127.0.0.1 only unless SLOTKEEPER_BIND_ADDRESS says otherwise; logs are readable
@@ -19,16 +19,22 @@ $(JAR): $(shell find pom.xml shared-events services -name pom.xml -o -path '*/sr
 build:
 	$(MVN) -DskipTests install
 
-## test: every test, against real PostgreSQL and Redis
+## test: every test, against real PostgreSQL and Redis: the unit tests (*Test, surefire), then,
+##       after packaging, the integration tests (*IT, failsafe)
 test:
 	$(MVN) install
+
+## unit: only the unit tests (*Test): no database, no Redis, no service started
+unit:
+	$(MVN) test
 
 ## fuzz: the hostile-input properties (HttpFuzzIT, GrpcFuzzIT, GrpcFramingFuzzIT: gRPC framing and
 ##       compression) with FUZZ_TRIES tries each (make test: 150)
 FUZZ_TRIES ?= 5000
 fuzz:
 	$(MVN) -q -DskipTests install
-	$(MVN) -pl services/app test -Djqwik.tries.default=$(FUZZ_TRIES) -Dtest='*FuzzIT' -Dsurefire.failIfNoSpecifiedTests=false
+	$(MVN) -pl services/app verify -Djqwik.tries.default=$(FUZZ_TRIES) -Dit.test='*FuzzIT' \
+	  -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false
 
 ## faults: the fault-injection property (FaultPropertiesIT) over FAULT_SEEDS seeds (make test: 50);
 ##         one seed again: make faults FAULT_SEED=17
@@ -36,7 +42,8 @@ FAULT_SEEDS ?= 500
 FAULT_FIRST_SEED ?= 1
 faults:
 	$(MVN) -q -DskipTests install
-	$(MVN) -pl services/app test -Dtest=FaultPropertiesIT -Dfaults.seeds=$(FAULT_SEEDS) \
+	$(MVN) -pl services/app verify -Dit.test=FaultPropertiesIT -Dtest=none \
+	  -Dsurefire.failIfNoSpecifiedTests=false -Dfaults.seeds=$(FAULT_SEEDS) \
 	  -Dfaults.firstSeed=$(FAULT_FIRST_SEED) $(if $(FAULT_SEED),-Dfaults.seed=$(FAULT_SEED))
 
 CHAOS_JAR := chaos/target/chaos.jar
@@ -61,6 +68,13 @@ $(BENCH_JAR): $(JAR) $(shell find bench -name pom.xml -o -path '*/src/main/*' -t
 ##        BENCH_QUICK=1 for a ~2-minute smoke run (results under bench/results/tmp/)
 bench: $(JAR) $(BENCH_JAR)
 	java -jar $(BENCH_JAR)
+
+## soak: one instance holds 1,000 idle SSE subscribers and 1,000 idle connections while orders
+##       arrive at a steady rate; checks place-order p99 (< 2x without them) and PostgreSQL
+##       transactions per second (not growing with the subscribers); writes
+##       bench/results/soak-<date>.json and .md, fails when a check fails (about 4 minutes)
+soak: $(JAR) $(BENCH_JAR)
+	ulimit -n 8192 2>/dev/null || ulimit -n $$(ulimit -Hn); java -cp $(BENCH_JAR) io.slotkeeper.bench.SoakMain
 
 ## fmt: apply google-java-format to all Java sources
 fmt:

@@ -107,6 +107,16 @@ final class Bench implements AutoCloseable {
    * ready.
    */
   Service startService(String label, PostgresEndpoint db, Path jobsFile, boolean timers) {
+    return startService(label, db, jobsFile, timers, Map.of());
+  }
+
+  /** The same, with settings of the service's added or replaced ({@code SLOTKEEPER_*}). */
+  Service startService(
+      String label,
+      PostgresEndpoint db,
+      Path jobsFile,
+      boolean timers,
+      Map<String, String> overrides) {
     int n = ++services;
     int port = ChildProcess.freePort();
     String streamKey = runId + ":events";
@@ -125,6 +135,7 @@ final class Bench implements AutoCloseable {
     env.put("SLOTKEEPER_STREAM_MAXLEN", "10000");
     env.put("SLOTKEEPER_LOG_FORMAT", "text");
     env.put("SLOTKEEPER_DATA_DIR", logs.resolve("data").toAbsolutePath().toString());
+    env.putAll(overrides);
     ChildProcess child =
         ChildProcess.start(
             "slotkeeper (" + label + ")",

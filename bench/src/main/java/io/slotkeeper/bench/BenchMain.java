@@ -21,11 +21,7 @@ public final class BenchMain {
   private BenchMain() {}
 
   public static void main(String[] args) throws IOException {
-    BenchSettings s = BenchSettings.fromEnvironment(System.getenv());
-    if (!Files.isRegularFile(s.serviceJar())) {
-      System.err.println("bench: no service jar at " + s.serviceJar() + " (make build first)");
-      System.exit(2);
-    }
+    BenchSettings s = BenchSettings.forRun("bench");
     Figures figures = define(s);
     Instant started = Instant.now();
     int failures = 0;
@@ -228,16 +224,9 @@ public final class BenchMain {
     String date = LocalDate.now(ZoneOffset.UTC).toString();
     JsonObject machine = Machine.describe(bench);
     JsonObject json =
-        new JsonObject()
-            .put("date", date)
-            .put("run", bench.runId)
-            .put("quick", s.quick())
-            .put("started", started.toString())
-            .put("finished", Instant.now().toString())
-            .put("settings", settingsText(s))
-            .put("machine", machine)
-            .put("figures", figures.json())
-            .put("notes", figures.notes());
+        figures
+            .result(date, bench.runId, started, settingsText(s), machine)
+            .put("quick", s.quick());
     Path jsonFile = s.outDir().resolve(date + ".json");
     Path mdFile = s.outDir().resolve(date + ".md");
     Files.writeString(jsonFile, json.encodePrettily() + "\n");

@@ -80,6 +80,19 @@ record BenchSettings(
             .collect(Collectors.toSet()));
   }
 
+  /**
+   * The settings of this process's environment for a run of {@code tool} (a name for messages);
+   * exits with 2 when there is no service jar to run.
+   */
+  static BenchSettings forRun(String tool) {
+    BenchSettings s = fromEnvironment(System.getenv());
+    if (!Files.isRegularFile(s.serviceJar())) {
+      System.err.println(tool + ": no service jar at " + s.serviceJar() + " (make build first)");
+      System.exit(2);
+    }
+    return s;
+  }
+
   /** The options the service is run with in production (see infra/jvm.options). */
   static final Path DEFAULT_JVM_OPTIONS = Path.of("infra", "jvm.options");
 

@@ -2,6 +2,7 @@ package io.slotkeeper.bench;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -100,6 +101,20 @@ final class Figures {
               .put("verdict", verdict(s, v).replace("*", "")));
     }
     return out;
+  }
+
+  /** A run's result file: when, which run, its settings, the machine, these figures and notes. */
+  JsonObject result(
+      String date, String runId, Instant started, String settings, JsonObject machine) {
+    return new JsonObject()
+        .put("date", date)
+        .put("run", runId)
+        .put("started", started.toString())
+        .put("finished", Instant.now().toString())
+        .put("settings", settings)
+        .put("machine", machine)
+        .put("figures", json())
+        .put("notes", notes());
   }
 
   List<String> notes() {

@@ -5,6 +5,7 @@ import io.slotkeeper.testing.TestInfra;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.DoubleSupplier;
 import java.util.stream.Stream;
 
 /**
@@ -209,22 +210,30 @@ final class WorkMeter {
    * when it ends; {@link #await} hands back the difference.
    */
   Period around(int warmupSeconds, int seconds) {
-    return new Period(warmupSeconds, seconds);
+    return around(warmupSeconds, seconds, () -> 0);
+  }
+
+  /** The same, with another counter read at the same two instants ({@link Period#counter}). */
+  Period around(int warmupSeconds, int seconds, DoubleSupplier counter) {
+    return new Period(warmupSeconds, seconds, counter);
   }
 
   final class Period {
     private final Thread thread;
     private volatile Snapshot delta;
+    private volatile double counterDelta;
 
-    private Period(int warmupSeconds, int seconds) {
+    private Period(int warmupSeconds, int seconds, DoubleSupplier counter) {
       long start = System.nanoTime();
       thread =
           new Thread(
               () -> {
                 sleepUntil(start + warmupSeconds * 1_000_000_000L);
                 Snapshot from = snapshot();
+                double counterFrom = counter.getAsDouble();
                 sleepUntil(start + (warmupSeconds + seconds) * 1_000_000_000L);
                 delta = snapshot().minus(from);
+                counterDelta = counter.getAsDouble() - counterFrom;
               },
               "work-meter");
       thread.setDaemon(true);
@@ -234,6 +243,11 @@ final class WorkMeter {
     Snapshot await() {
       CommandBench.join(thread);
       return delta;
+    }
+
+    /** How much the other counter grew in the period (after {@link #await}). */
+    double counter() {
+      return counterDelta;
     }
   }
 

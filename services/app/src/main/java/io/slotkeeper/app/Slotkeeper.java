@@ -140,6 +140,9 @@ public final class Slotkeeper implements AutoCloseable {
                 // that cannot be renewed expires and stops its job's timer.
                 .setMaxPoolWaiting(4096));
     RedisAPI redis = RedisAPI.api(redisClient);
+    // The one clock everything reads "now" from (tests of the parts inject their own).
+    Clock clock = Clock.systemUTC();
+    SlotClock slotClock = clock::instant;
     // One memory of fetched event positions for the projections and the stream publisher.
     EventPositions positions = new EventPositions(database.transactions());
     writeModel =
@@ -150,7 +153,7 @@ public final class Slotkeeper implements AutoCloseable {
                 config.instanceId(),
                 config.commandThreads(),
                 true,
-                Clock.systemUTC(),
+                clock,
                 config.aggregateCacheSize(),
                 config.commandBatches()),
             positions,
@@ -177,7 +180,8 @@ public final class Slotkeeper implements AutoCloseable {
             writeModel.batcher(),
             JobHandlers.standard(writeModel.commands(), fulfilment, database.dataSource()),
             config.instanceId(),
-            metrics);
+            metrics,
+            slotClock);
     Timers timers =
         await(
             Timers.deploy(
@@ -187,17 +191,17 @@ public final class Slotkeeper implements AutoCloseable {
                 writeModel.batcher(),
                 leases,
                 ledger,
-                SlotClock.system(),
+                slotClock,
                 config.instanceId(),
                 config.timersEnabled()),
             "the timers");
 
     if (config.timersEnabled()) {
       await(
-          vertx.deployVerticle(new ExpectedSlotsVerticle(jobs.jobs(), metrics, SlotClock.system())),
+          vertx.deployVerticle(new ExpectedSlotsVerticle(jobs.jobs(), metrics, slotClock)),
           "the expected slots counter");
     }
-    ClockSkewVerticle skew = new ClockSkewVerticle(pool, SlotClock.system());
+    ClockSkewVerticle skew = new ClockSkewVerticle(pool, slotClock);
     await(vertx.deployVerticle(skew), "the clock skew probe");
     metrics.clockSkew(skew::skew);
 

@@ -283,6 +283,33 @@ class HostileClientsIT {
     }
   }
 
+  @Test
+  void subscribersFollowingWritesReadNoPagesOfTheirOwn() throws Exception {
+    try (GrpcTestClient grpc = new GrpcTestClient(h.app.grpcPort())) {
+      List<GrpcTestClient.Stream<SubscribeRequest, Event>> streams = subscribe(grpc, 5);
+      Thread.sleep(500); // each has read its first page and caught up
+      streams.forEach(s -> s.received.clear());
+      long before = metric("slotkeeper_event_pages_total");
+      for (int i = 0; i < 10; i++) {
+        var r =
+            h.post(
+                "/v1/inventory/TAIL-" + i + "/receipts",
+                AppHarness.CLIENT,
+                "tail-receipt-" + i,
+                "{\"qty\":1}");
+        assertThat(r.statusCode() / 100).isEqualTo(2);
+        Thread.sleep(150); // the store's head moves ten times, each seen by the instance's tail
+      }
+      Awaitility.await()
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> streams.stream().allMatch(s -> s.received.size() >= 10));
+      // Reading on their own, each of the five read a page or two at every move: 100 pages.
+      assertThat(metric("slotkeeper_event_pages_total") - before).isLessThanOrEqualTo(5);
+      streams.forEach(GrpcTestClient.Stream::cancel);
+      Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> subscribers() == 0);
+    }
+  }
+
   /** Opens {@code n} Subscribe streams with the client token; returns once all are live. */
   static List<GrpcTestClient.Stream<SubscribeRequest, Event>> subscribe(
       GrpcTestClient grpc, int n) {

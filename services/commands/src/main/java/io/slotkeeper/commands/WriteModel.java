@@ -72,6 +72,7 @@ public final class WriteModel implements AutoCloseable {
   private final CommandService commands;
   private final CommandBatcher batcher;
   private final CommandLedger ledger;
+  private final Clock clock;
   private final ProjectionLag projectionLag;
   private final ProjectionFailures failures;
 
@@ -82,12 +83,14 @@ public final class WriteModel implements AutoCloseable {
       SlotkeeperMetrics metrics,
       int commandBatches,
       SameTransactionWrites writes,
-      ProjectionFailures failures) {
+      ProjectionFailures failures,
+      Clock clock) {
     this.axon = axon;
     this.commands = new CommandService(axon.commandBus(), metrics, writes);
     this.batcher =
         new CommandBatcher(axon.commandBus(), commands, commandBatches, MAX_COMMAND_BATCH);
     this.ledger = ledger;
+    this.clock = clock;
     this.failures = failures;
     this.projectionLag =
         new ProjectionLag(
@@ -256,7 +259,14 @@ public final class WriteModel implements AutoCloseable {
         aggregates.stream().map(Class::getSimpleName).toList(),
         axon.eventProcessingConfiguration().eventProcessors().keySet());
     return new WriteModel(
-        axon, ledger, database, metrics, options.commandBatches(), writes, failures);
+        axon,
+        ledger,
+        database,
+        metrics,
+        options.commandBatches(),
+        writes,
+        failures,
+        options.clock());
   }
 
   /**
@@ -324,6 +334,11 @@ public final class WriteModel implements AutoCloseable {
   }
 
   /** The record of applied command IDs (for flows that ask whether a step was applied). */
+  /** The clock the write side stamps its events with. */
+  public Clock clock() {
+    return clock;
+  }
+
   public CommandLedger ledger() {
     return ledger;
   }

@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -49,16 +50,70 @@ public final class EventReader {
   private static final String HEAD =
       "SELECT coalesce(max(global_index), 0) AS head FROM domain_event_entry";
 
-  /** How often the one head query of an instance runs while anyone subscribes. */
+  /** How often the one tail reader of an instance reads while anyone subscribes. */
   static final long HEAD_MILLIS = 100;
+
+  /** The most recent events the tail keeps for subscriptions that have caught up. */
+  static final int TAIL_EVENTS = 2000;
+
+  /**
+   * The store's newest events as the one tail reader of this instance read them: every event in
+   * {@code (from, to]}, in position order, gap-safe (read like any page). Immutable; replaced
+   * whole.
+   */
+  record Tail(long from, long to, List<StreamEvent> events) {
+    static final Tail UNKNOWN = new Tail(-1, -1, List.of());
+
+    /** Whether every event after {@code position} up to {@link #to} is held here. */
+    boolean covers(long position) {
+      return from >= 0 && from <= position && position <= to;
+    }
+
+    /** Up to {@code limit} held events after {@code position} that match {@code filter}. */
+    EventPage after(long position, int limit, EventFilter filter) {
+      List<StreamEvent> out = new ArrayList<>();
+      int i = firstAfter(position);
+      for (; i < events.size() && out.size() < limit; i++) {
+        StreamEvent e = events.get(i);
+        if (filter.matches(e.aggregateType(), e.type())) {
+          out.add(e);
+        }
+      }
+      // every held event before index i has been considered
+      return new EventPage(out, i < events.size() ? events.get(i - 1).position() : to);
+    }
+
+    private int firstAfter(long position) {
+      int lo = 0;
+      int hi = events.size();
+      while (lo < hi) {
+        int mid = (lo + hi) >>> 1;
+        if (events.get(mid).position() <= position) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      return lo;
+    }
+
+    /** This tail followed by a page read after {@link #to}, keeping the newest events. */
+    Tail then(EventPage page) {
+      List<StreamEvent> all = new ArrayList<>(events);
+      all.addAll(page.events());
+      int drop = Math.max(0, all.size() - TAIL_EVENTS);
+      long start = drop == 0 ? from : all.get(drop - 1).position();
+      return new Tail(start, page.next(), List.copyOf(all.subList(drop, all.size())));
+    }
+  }
 
   private final Pool pool;
   private final Duration gapTimeout;
   private final AtomicInteger subscribers = new AtomicInteger();
   private final AtomicLong pages = new AtomicLong();
   private final AtomicBoolean watchingHead = new AtomicBoolean();
-  private volatile long head = -1;
-  private volatile boolean headInFlight;
+  private volatile Tail tail = Tail.UNKNOWN;
+  private volatile boolean tailInFlight;
   private final int subscribersPerPrincipal;
   private final Map<String, AtomicInteger> byPrincipal = new ConcurrentHashMap<>();
 
@@ -83,36 +138,72 @@ public final class EventReader {
   }
 
   /**
-   * Starts, once per reader, the one query that follows the store's head while anyone subscribes:
-   * an idle subscription waits for the head to pass its position instead of reading a page every
-   * {@value #HEAD_MILLIS} ms itself, so idle subscribers cost memory, not queries.
+   * Starts, once per reader, the one reader that follows the store's tail while anyone subscribes:
+   * every {@value #HEAD_MILLIS} ms it reads the events after the last it saw (a page like any
+   * other, so gap-safe) and keeps the newest {@value #TAIL_EVENTS}. A subscription that has caught
+   * up takes its events from there instead of reading pages itself, so a subscriber costs memory,
+   * not queries, whether the store is idle or busy. With no subscriber the tail is forgotten; the
+   * next one starts it again from the store's head (a subscription behind that reads pages until it
+   * reaches it).
    */
   void watchHead(Vertx vertx) {
     if (watchingHead.compareAndSet(false, true)) {
       vertx.setPeriodic(
           HEAD_MILLIS,
           id -> {
-            if (subscribers.get() == 0 || headInFlight) {
-              return;
+            if (subscribers.get() == 0) {
+              tail = Tail.UNKNOWN;
+            } else if (!tailInFlight) {
+              tailInFlight = true;
+              readTail().onComplete(done -> tailInFlight = false);
             }
-            headInFlight = true;
-            pool.query(HEAD)
-                .execute()
-                .onComplete(
-                    rows -> {
-                      headInFlight = false;
-                      if (rows.succeeded()) {
-                        head = rows.result().iterator().next().getLong("head");
-                      }
-                    });
           });
     }
   }
 
-  /** Whether the store may hold an event after {@code position} (or its head is not known yet). */
+  /** Reads the tail on, page after page while they are full; failures wait for the next tick. */
+  private Future<Void> readTail() {
+    Tail t = tail;
+    if (t.from() < 0) {
+      return pool.query(HEAD)
+          .execute()
+          .map(
+              rows -> {
+                long head = rows.iterator().next().getLong("head");
+                tail = new Tail(head, head, List.of());
+                return null;
+              });
+    }
+    return scan(
+            t.to(),
+            EventSubscription.PAGE,
+            EventFilter.ALL,
+            EventSubscription.PAGE,
+            new ArrayList<>(),
+            0,
+            false)
+        .compose(
+            page -> {
+              if (subscribers.get() == 0 || tail != t) {
+                return Future.succeededFuture();
+              }
+              tail = t.then(page);
+              return page.events().size() == EventSubscription.PAGE
+                  ? readTail()
+                  : Future.succeededFuture();
+            });
+  }
+
+  /** The events the tail holds after {@code position}, when it holds all of them. */
+  Optional<EventPage> fromTail(long position, int limit, EventFilter filter) {
+    Tail t = tail;
+    return t.covers(position) ? Optional.of(t.after(position, limit, filter)) : Optional.empty();
+  }
+
+  /** Whether the store may hold an event after {@code position} (or its tail is not known yet). */
   boolean mayHaveAfter(long position) {
-    long h = head;
-    return h < 0 || h > position;
+    Tail t = tail;
+    return t.from() < 0 || t.to() > position;
   }
 
   /** Counts a subscription of {@code principal} in, unless it holds the most it may. */
@@ -140,12 +231,20 @@ public final class EventReader {
   public Future<EventPage> page(long after, int limit, EventFilter filter) {
     // Unfiltered, every row read is returned: one query of the page's size is enough.
     int chunk = filter.matchesAll() ? limit : MAX_LIMIT;
-    return scan(after, limit, filter, chunk, new ArrayList<>(), 0);
+    return scan(after, limit, filter, chunk, new ArrayList<>(), 0, true);
   }
 
   private Future<EventPage> scan(
-      long after, int limit, EventFilter filter, int chunk, List<StreamEvent> events, int scanned) {
-    pages.incrementAndGet();
+      long after,
+      int limit,
+      EventFilter filter,
+      int chunk,
+      List<StreamEvent> events,
+      int scanned,
+      boolean counted) {
+    if (counted) {
+      pages.incrementAndGet();
+    }
     return pool.preparedQuery(PAGE)
         .execute(Tuple.of(after, chunk))
         .compose(
@@ -170,7 +269,7 @@ public final class EventReader {
               if (rows.size() < chunk || read >= MAX_SCAN) {
                 return Future.succeededFuture(new EventPage(events, safe));
               }
-              return scan(safe, limit, filter, chunk, events, read);
+              return scan(safe, limit, filter, chunk, events, read, counted);
             });
   }
 

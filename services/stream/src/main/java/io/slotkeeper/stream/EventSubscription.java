@@ -3,6 +3,7 @@ package io.slotkeeper.stream;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.streams.WriteStream;
+import java.util.Optional;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -106,12 +107,19 @@ public final class EventSubscription {
     return position;
   }
 
-  /** Caught up: reads again once the instance's head query saw the store pass the position. */
+  /**
+   * Caught up: takes the events after the position from the instance's tail when it holds them all,
+   * reads pages again when the tail has passed the position without holding them (the subscription
+   * fell behind it), waits otherwise.
+   */
   private void idle() {
     if (cancelled) {
       return;
     }
-    if (reader.mayHaveAfter(position)) {
+    Optional<EventPage> held = reader.fromTail(position, PAGE, filter);
+    if (held.isPresent()) {
+      deliver(held.get());
+    } else if (reader.mayHaveAfter(position)) {
       pump();
     } else {
       vertx.setTimer(IDLE_MILLIS, id -> idle());
@@ -126,20 +134,8 @@ public final class EventSubscription {
         .page(position, PAGE, filter)
         .onSuccess(
             page -> {
-              if (cancelled) {
-                return;
-              }
-              for (StreamEvent e : page.events()) {
-                sink.write(e);
-              }
-              boolean progressed = page.next() > position;
-              position = page.next();
-              if (sink.writeQueueFull()) {
-                sink.drainHandler(this::pump);
-              } else if (progressed) {
-                vertx.runOnContext(v -> pump());
-              } else {
-                vertx.setTimer(IDLE_MILLIS, id -> idle());
+              if (!cancelled) {
+                deliver(page);
               }
             })
         .onFailure(
@@ -147,5 +143,21 @@ public final class EventSubscription {
               log.warn("event subscription: reading the store failed, retrying: {}", e.toString());
               vertx.setTimer(1000, id -> pump());
             });
+  }
+
+  /** Writes a page's events, then goes on at once, after the sink drained, or once idle. */
+  private void deliver(EventPage page) {
+    for (StreamEvent e : page.events()) {
+      sink.write(e);
+    }
+    boolean progressed = page.next() > position;
+    position = page.next();
+    if (sink.writeQueueFull()) {
+      sink.drainHandler(this::idle);
+    } else if (progressed) {
+      vertx.runOnContext(v -> idle());
+    } else {
+      vertx.setTimer(IDLE_MILLIS, id -> idle());
+    }
   }
 }

@@ -9,6 +9,7 @@ import io.slotkeeper.events.slots.SlotCommand.FailSlot;
 import io.slotkeeper.events.slots.SlotCommand.FireSlot;
 import io.slotkeeper.metrics.SlotkeeperMetrics;
 import io.slotkeeper.metrics.SlotkeeperMetrics.SlotOutcome;
+import io.slotkeeper.scheduler.schedule.SlotClock;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
 import io.slotkeeper.slots.JobHandler;
 import io.slotkeeper.slots.SlotCommands;
@@ -57,18 +58,22 @@ public final class SlotRunner {
   private final Map<String, JobHandler> handlers;
   private final String instanceId;
   private final SlotkeeperMetrics metrics;
+  private final SlotClock clock;
 
   public SlotRunner(
       Vertx vertx, CommandBatcher commands, Map<String, JobHandler> handlers, String instanceId) {
-    this(vertx, commands, handlers, instanceId, SlotkeeperMetrics.none());
+    this(vertx, commands, handlers, instanceId, SlotkeeperMetrics.none(), SlotClock.system());
   }
 
+  /** A runner whose slot lag is measured against {@code clock} (the timers' clock). */
   public SlotRunner(
       Vertx vertx,
       CommandBatcher commands,
       Map<String, JobHandler> handlers,
       String instanceId,
-      SlotkeeperMetrics metrics) {
+      SlotkeeperMetrics metrics,
+      SlotClock clock) {
+    this.clock = clock;
     this.vertx = vertx;
     this.commands = commands;
     this.handlers = Map.copyOf(handlers);
@@ -147,7 +152,7 @@ public final class SlotRunner {
     } else if (attempt == 1) {
       metrics.slot(job.name(), SlotOutcome.FIRED);
       if (trigger == Trigger.TIMER) {
-        metrics.slotLag(job.name(), Duration.between(nominal, Instant.now()));
+        metrics.slotLag(job.name(), Duration.between(nominal, clock.now()));
       }
     }
   }

@@ -27,9 +27,17 @@ public final class Timers {
   private final Map<String, JobTimerVerticle> verticles =
       new java.util.concurrent.ConcurrentHashMap<>();
 
-  private Timers(JobsFile jobs, SlotRunner runner) {
+  private final SlotClock clock;
+
+  private Timers(JobsFile jobs, SlotRunner runner, SlotClock clock) {
     this.jobs = jobs;
     this.runner = runner;
+    this.clock = clock;
+  }
+
+  /** The clock the timers decide by; the operator API's "now" is read from it too. */
+  public SlotClock clock() {
+    return clock;
   }
 
   /**
@@ -58,7 +66,7 @@ public final class Timers {
                     + "', which this build does not have"));
       }
     }
-    Timers timers = new Timers(jobs, runner);
+    Timers timers = new Timers(jobs, runner, clock);
     for (JobDefinition job : jobs.jobs()) {
       runner.metrics().registerJob(job.name());
       runner.metrics().leaseHeld(job.name(), () -> timers.heldLease(job.name()).isPresent());

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.slotkeeper.platform.config.PostgresEndpoint;
 import io.slotkeeper.platform.db.ReadPools;
-import io.slotkeeper.scheduler.schedule.SettableClock;
+import io.slotkeeper.testing.SettableClock;
 import io.slotkeeper.testing.TestInfra;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;

@@ -5,12 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import io.slotkeeper.platform.config.PostgresEndpoint;
 import io.slotkeeper.platform.db.Database;
-import io.slotkeeper.scheduler.schedule.SettableClock;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
 import io.slotkeeper.scheduler.schedule.job.JobsFile;
 import io.slotkeeper.slots.JobHandler;
 import io.slotkeeper.slots.LedgerQueries;
 import io.slotkeeper.testing.InjectedFaults;
+import io.slotkeeper.testing.SettableClock;
 import io.slotkeeper.testing.TestInfra;
 import io.slotkeeper.timers.SlotRunner.Trigger;
 import io.slotkeeper.timers.TimerHealth.Step;

@@ -14,6 +14,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -54,6 +55,7 @@ public final class OrderFulfilment implements AutoCloseable {
   private final EventStore eventStore;
   private final CommandLedger ledger;
   private final DataSource readSide;
+  private final Clock clock;
   private final ExecutorService executor =
       Executors.newFixedThreadPool(
           2,
@@ -63,11 +65,15 @@ public final class OrderFulfilment implements AutoCloseable {
             return t;
           });
 
-  /** The flow on a write model; stuck orders are found in the read side's {@code orders}. */
+  /**
+   * The flow on a write model; stuck orders are found in the read side's {@code orders}, against
+   * the write side's clock (the one its events are stamped with).
+   */
   public OrderFulfilment(WriteModel writeModel, DataSource readSide) {
     this.commands = writeModel.commands();
     this.eventStore = writeModel.eventStore();
     this.ledger = writeModel.ledger();
+    this.clock = writeModel.clock();
     this.readSide = readSide;
   }
 
@@ -89,7 +95,7 @@ public final class OrderFulfilment implements AutoCloseable {
     return CompletableFuture.supplyAsync(
         () -> {
           List<FulfilmentResult> results = new ArrayList<>();
-          for (String orderId : stuckOrders(Instant.now().minus(deadline))) {
+          for (String orderId : stuckOrders(clock.instant().minus(deadline))) {
             try {
               results.add(run(orderId));
             } catch (RuntimeException e) {

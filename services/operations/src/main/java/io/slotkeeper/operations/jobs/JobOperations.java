@@ -86,7 +86,7 @@ public final class JobOperations {
   }
 
   private Future<JsonObject> describe(JobDefinition job, int lastRuns) {
-    Instant now = Instant.now();
+    Instant now = timers.clock().now();
     JsonArray next = new JsonArray();
     Instant t = now;
     for (int i = 0; i < 3; i++) {
@@ -125,7 +125,7 @@ public final class JobOperations {
   /** The job's runs with nominal instants in [from, to] (ISO-8601, optional), newest first. */
   public Future<JsonObject> runs(String name, String from, String to, int limit) {
     JobDefinition job = job(name);
-    Instant toInstant = optionalInstant("to", to, Instant.now().plus(Duration.ofDays(1)));
+    Instant toInstant = optionalInstant("to", to, timers.clock().now().plus(Duration.ofDays(1)));
     Instant fromInstant = optionalInstant("from", from, Instant.EPOCH);
     Ranges.inRange("limit", limit, 1, MAX_RUNS_LIMIT);
     return runs.runs(job.name(), fromInstant, toInstant, limit)

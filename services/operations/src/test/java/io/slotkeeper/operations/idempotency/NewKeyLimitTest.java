@@ -2,8 +2,8 @@ package io.slotkeeper.operations.idempotency;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.slotkeeper.scheduler.schedule.SettableClock;
 import io.slotkeeper.scheduler.schedule.SlotClock;
+import io.slotkeeper.testing.SettableClock;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;

@@ -1,11 +1,15 @@
-package io.slotkeeper.scheduler.schedule;
+package io.slotkeeper.testing;
 
+import io.slotkeeper.scheduler.schedule.SlotClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** A clock that moves only when told to; safe to read from other threads while a test ticks it. */
+/**
+ * A clock that moves only when told to; safe to read from other threads while a test ticks it. A
+ * test tool: production code reads the system clock through the {@link SlotClock} it is given.
+ */
 public final class SettableClock implements SlotClock {
 
   private final AtomicReference<Instant> now;
