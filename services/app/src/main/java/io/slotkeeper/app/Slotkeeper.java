@@ -11,6 +11,7 @@ import io.slotkeeper.api.grpc.GrpcApiVerticle;
 import io.slotkeeper.api.http.HttpApiDependencies;
 import io.slotkeeper.api.http.HttpApiVerticle;
 import io.slotkeeper.api.http.auth.Tokens;
+import io.slotkeeper.api.http.support.ReadYourWrites;
 import io.slotkeeper.domain.WriteModel;
 import io.slotkeeper.idempotency.IdempotencyStore;
 import io.slotkeeper.leases.RedisLeases;
@@ -230,7 +231,9 @@ public final class Slotkeeper implements AutoCloseable {
             metrics,
             meters::scrape,
             Duration.ofSeconds(15),
-            events);
+            events,
+            // One per process: a write and the read after it may reach different event loops.
+            new ReadYourWrites(vertx, Duration.ofSeconds(2)));
     // Several instances of each API on its port (Vert.x shares the bound socket among them and
     // hands connections round-robin): a single event loop would parse, authenticate and answer
     // every request on one core.

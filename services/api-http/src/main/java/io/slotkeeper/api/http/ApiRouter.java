@@ -57,9 +57,9 @@ public final class ApiRouter {
         .get("/openapi.yaml")
         .handler(ctx -> ctx.response().putHeader("Content-Type", "application/yaml").end(openapi));
 
-    new OrderRoutes(ops.orders()).mount(router, auth);
-    new InventoryRoutes(ops.inventory()).mount(router, auth);
-    new RefundRoutes(ops.refunds()).mount(router, auth);
+    new OrderRoutes(ops.orders(), deps.readYourWrites()).mount(router, auth);
+    new InventoryRoutes(ops.inventory(), deps.readYourWrites()).mount(router, auth);
+    new RefundRoutes(ops.refunds(), deps.readYourWrites()).mount(router, auth);
     new AdminRoutes(vertx, deps.writeModel(), ops.idempotent()).mount(router, auth);
     new EventRoutes(vertx, deps.events()).mount(router, auth);
     new JobRoutes(ops.jobs()).mount(router, auth);

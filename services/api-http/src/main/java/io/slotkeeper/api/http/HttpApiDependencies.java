@@ -25,4 +25,5 @@ public record HttpApiDependencies(
     SlotkeeperMetrics metrics,
     Supplier<String> metricsScrape,
     Duration commandTimeout,
-    io.slotkeeper.stream.EventReader events) {}
+    io.slotkeeper.stream.EventReader events,
+    io.slotkeeper.api.http.support.ReadYourWrites readYourWrites) {}
