@@ -2,7 +2,7 @@
 MVN ?= mvn -B -ntp
 JAR := services/app/target/slotkeeper.jar
 
-.PHONY: run test unit fuzz faults build fmt clean chaos bench soak
+.PHONY: run test unit lint-api fuzz faults build fmt clean chaos bench soak
 
 ## run: build if needed, then start the service (embedded PostgreSQL and Redis unless configured),
 ##      listening on 127.0.0.1 only unless SLOTKEEPER_BIND_ADDRESS says otherwise; logs are readable
@@ -19,14 +19,25 @@ $(JAR): $(shell find pom.xml shared-events services -name pom.xml -o -path '*/sr
 build:
 	$(MVN) -DskipTests install
 
-## test: every test, against real PostgreSQL and Redis: the unit tests (*Test, surefire), then,
-##       after packaging, the integration tests (*IT, failsafe)
-test:
+## test: every test, against real PostgreSQL and Redis: the OpenAPI lint (lint-api), the unit tests
+##       (*Test, surefire), then, after packaging, the integration tests (*IT, failsafe)
+test: lint-api
 	$(MVN) install
 
 ## unit: only the unit tests (*Test): no database, no Redis, no service started
 unit:
 	$(MVN) test
+
+## lint-api: services/api-http/src/main/resources/openapi.yaml passes Redocly's lint (recommended
+##           rules, no error); needs Node.js 20.19+ with npx (the npm registry, or npx's cache),
+##           and is skipped with a message where npx is missing
+REDOCLY_CLI ?= @redocly/cli@2.77.0
+lint-api:
+	@if command -v npx >/dev/null 2>&1; then \
+	  REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx --yes $(REDOCLY_CLI) lint --config infra/redocly.yaml services/api-http/src/main/resources/openapi.yaml; \
+	else \
+	  echo "lint-api: skipped, npx not found (install Node.js 20.19+ to lint openapi.yaml)"; \
+	fi
 
 ## fuzz: the hostile-input properties (HttpFuzzIT, GrpcFuzzIT, GrpcFramingFuzzIT: gRPC framing and
 ##       compression) with FUZZ_TRIES tries each (make test: 150)

@@ -10,6 +10,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.slotkeeper.api.grpc.GrpcApiVerticle;
 import io.slotkeeper.api.http.HttpApiDependencies;
 import io.slotkeeper.api.http.HttpApiVerticle;
+import io.slotkeeper.api.http.support.ReadYourWrites;
 import io.slotkeeper.business.Business;
 import io.slotkeeper.business.fulfilment.OrderFulfilment;
 import io.slotkeeper.business.jobs.JobHandlers;
@@ -243,7 +244,13 @@ public final class Slotkeeper implements AutoCloseable {
             Duration.ofSeconds(15),
             new NewKeyLimit(config.limits().idempotencyKeysPerHour(), SlotClock.system()),
             events);
-    HttpApiDependencies httpDeps = new HttpApiDependencies(deps, redis, meters::scrape);
+    HttpApiDependencies httpDeps =
+        new HttpApiDependencies(
+            deps,
+            redis,
+            meters::scrape,
+            // One per process: a write and the read after it may reach different event loops.
+            new ReadYourWrites(vertx, Duration.ofSeconds(2)));
     // Several instances of each API on its port (Vert.x shares the bound socket among them and
     // hands connections round-robin): a single event loop would parse, authenticate and answer
     // every request on one core.

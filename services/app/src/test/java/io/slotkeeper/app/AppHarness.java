@@ -71,15 +71,30 @@ final class AppHarness implements AutoCloseable {
     return send(b.build());
   }
 
+  /**
+   * Whether every request and answer is checked against openapi.yaml ({@link ContractCheck}); off
+   * only for the fault property, whose injected faults the service may answer outside the contract
+   * (that test checks effects, not answers).
+   */
+  volatile boolean checkContract = true;
+
+  /**
+   * Sends the request; its answer must be one openapi.yaml declares, see {@link #checkContract}.
+   */
   HttpResponse<String> send(HttpRequest request) {
+    HttpResponse<String> response;
     try {
-      return http.send(request, HttpResponse.BodyHandlers.ofString());
+      response = http.send(request, HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
       throw new IllegalStateException(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
+    if (checkContract) {
+      ContractCheck.check(request, response);
+    }
+    return response;
   }
 
   /** Waits (read models lag) until GET path answers 200 with JSON matching the predicate. */

@@ -136,6 +136,9 @@ class FaultPropertiesIT {
                 "6",
                 "SLOTKEEPER_PG_CLIENT_POOL_SIZE",
                 "3"));
+    // Faults may get answers outside the contract (a 500 under injected resets); this property
+    // checks effects, and its load threads must survive any answer.
+    h.checkContract = false;
     checks = new FaultChecks(db);
     Files.createDirectories(RESULTS.getParent());
     Files.writeString(RESULTS, "fault property run " + RUN + "\n");

@@ -62,9 +62,9 @@ public final class ApiRouter {
         .get("/openapi.yaml")
         .handler(ctx -> ctx.response().putHeader("Content-Type", "application/yaml").end(openapi));
 
-    new OrderRoutes(ops.orders()).mount(router, auth);
-    new InventoryRoutes(ops.inventory()).mount(router, auth);
-    new RefundRoutes(ops.refunds()).mount(router, auth);
+    new OrderRoutes(ops.orders(), deps.readYourWrites()).mount(router, auth);
+    new InventoryRoutes(ops.inventory(), deps.readYourWrites()).mount(router, auth);
+    new RefundRoutes(ops.refunds(), deps.readYourWrites()).mount(router, auth);
     new AdminRoutes(vertx, shared.writeModel(), ops.claimed()).mount(router, auth);
     new EventRoutes(vertx, shared.events()).mount(router, auth);
     new JobRoutes(ops.jobs()).mount(router, auth);

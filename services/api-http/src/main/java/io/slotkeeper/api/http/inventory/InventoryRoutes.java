@@ -4,6 +4,7 @@ import io.slotkeeper.api.http.auth.BearerAuth;
 import io.slotkeeper.api.http.support.HttpAnswers;
 import io.slotkeeper.api.http.support.JsonBodies;
 import io.slotkeeper.api.http.support.QueryParams;
+import io.slotkeeper.api.http.support.ReadYourWrites;
 import io.slotkeeper.operations.auth.Role;
 import io.slotkeeper.operations.inventory.InventoryOperations;
 import io.vertx.ext.web.Router;
@@ -12,10 +13,14 @@ import io.vertx.ext.web.RoutingContext;
 /** {@code /v1/inventory/{sku}}: receive stock, read the level and its change log. */
 public final class InventoryRoutes {
 
-  private final InventoryOperations inventory;
+  static final String KIND = "SKU";
 
-  public InventoryRoutes(InventoryOperations inventory) {
+  private final InventoryOperations inventory;
+  private final ReadYourWrites fresh;
+
+  public InventoryRoutes(InventoryOperations inventory, ReadYourWrites fresh) {
     this.inventory = inventory;
+    this.fresh = fresh;
   }
 
   public void mount(Router router, BearerAuth auth) {
@@ -23,19 +28,22 @@ public final class InventoryRoutes {
         .post("/v1/inventory/:sku/receipts")
         .handler(auth.require(Role.CLIENT))
         .handler(this::receive);
-    router.get("/v1/inventory/:sku").handler(auth.require(Role.CLIENT)).handler(this::get);
+    router
+        .get("/v1/inventory/:sku")
+        .handler(auth.require(Role.CLIENT))
+        .handler(ctx -> HttpAnswers.json(ctx, fresh.read(ctx, KIND, "sku", inventory::get)));
     router.get("/v1/inventory/:sku/log").handler(auth.require(Role.CLIENT)).handler(this::log);
   }
 
   private void receive(RoutingContext ctx) {
     HttpAnswers.send(
         ctx,
-        inventory.receive(
-            HttpAnswers.idempotencyKey(ctx), ctx.pathParam("sku"), JsonBodies.object(ctx)));
-  }
-
-  private void get(RoutingContext ctx) {
-    HttpAnswers.json(ctx, inventory.get(ctx.pathParam("sku")));
+        fresh.remember(
+            inventory.receive(
+                HttpAnswers.idempotencyKey(ctx), ctx.pathParam("sku"), JsonBodies.object(ctx)),
+            KIND,
+            "sku",
+            false));
   }
 
   private void log(RoutingContext ctx) {

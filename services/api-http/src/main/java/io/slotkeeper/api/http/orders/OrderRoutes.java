@@ -3,6 +3,7 @@ package io.slotkeeper.api.http.orders;
 import io.slotkeeper.api.http.auth.BearerAuth;
 import io.slotkeeper.api.http.support.HttpAnswers;
 import io.slotkeeper.api.http.support.JsonBodies;
+import io.slotkeeper.api.http.support.ReadYourWrites;
 import io.slotkeeper.operations.auth.Role;
 import io.slotkeeper.operations.orders.OrderOperations;
 import io.vertx.ext.web.Router;
@@ -11,15 +12,22 @@ import io.vertx.ext.web.RoutingContext;
 /** {@code /v1/orders}: place, read, cancel and process orders ({@link OrderOperations}). */
 public final class OrderRoutes {
 
-  private final OrderOperations orders;
+  static final String KIND = "order";
 
-  public OrderRoutes(OrderOperations orders) {
+  private final OrderOperations orders;
+  private final ReadYourWrites fresh;
+
+  public OrderRoutes(OrderOperations orders, ReadYourWrites fresh) {
     this.orders = orders;
+    this.fresh = fresh;
   }
 
   public void mount(Router router, BearerAuth auth) {
     router.post("/v1/orders").handler(auth.require(Role.CLIENT)).handler(this::place);
-    router.get("/v1/orders/:orderId").handler(auth.require(Role.CLIENT)).handler(this::get);
+    router
+        .get("/v1/orders/:orderId")
+        .handler(auth.require(Role.CLIENT))
+        .handler(ctx -> HttpAnswers.json(ctx, fresh.read(ctx, KIND, "orderId", orders::get)));
     router
         .post("/v1/orders/:orderId/cancel")
         .handler(auth.require(Role.CLIENT))
@@ -40,19 +48,25 @@ public final class OrderRoutes {
   }
 
   private void place(RoutingContext ctx) {
-    HttpAnswers.send(ctx, orders.place(HttpAnswers.idempotencyKey(ctx), JsonBodies.object(ctx)));
+    HttpAnswers.send(
+        ctx,
+        fresh.remember(
+            orders.place(HttpAnswers.idempotencyKey(ctx), JsonBodies.object(ctx)),
+            KIND,
+            "orderId",
+            false));
   }
 
   private void cancel(RoutingContext ctx) {
     HttpAnswers.send(
         ctx,
-        orders.cancel(
-            HttpAnswers.idempotencyKey(ctx),
-            ctx.pathParam("orderId"),
-            JsonBodies.optionalObject(ctx)));
-  }
-
-  private void get(RoutingContext ctx) {
-    HttpAnswers.json(ctx, orders.get(ctx.pathParam("orderId")));
+        fresh.remember(
+            orders.cancel(
+                HttpAnswers.idempotencyKey(ctx),
+                ctx.pathParam("orderId"),
+                JsonBodies.optionalObject(ctx)),
+            KIND,
+            "orderId",
+            false));
   }
 }
