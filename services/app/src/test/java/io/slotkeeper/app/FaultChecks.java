@@ -87,6 +87,20 @@ final class FaultChecks {
     }
   }
 
+  /** How many slots of the jobs the ledger's read table shows FIRED (a run going on). */
+  long firedSlots(List<String> jobs) throws SQLException {
+    try (Connection c = connect();
+        PreparedStatement st =
+            c.prepareStatement(
+                "SELECT count(*) FROM job_runs WHERE status = 'FIRED' AND job = ANY (?)")) {
+      st.setArray(1, c.createArrayOf("varchar", jobs.toArray()));
+      try (ResultSet rs = st.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
   /** The store's highest global position (0 when empty). */
   long head() throws SQLException {
     try (Connection c = connect();

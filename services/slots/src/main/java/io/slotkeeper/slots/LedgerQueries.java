@@ -39,7 +39,8 @@ public final class LedgerQueries {
   private static final String HIGHEST_TOKEN = "SELECT highest_token FROM job_fences WHERE job = $1";
   private static final String STALLED =
       "SELECT nominal, attempts FROM job_runs WHERE job = $1 AND ("
-          + " (status = 'FIRED' AND fencing_token < $2 AND fired_at < $3)"
+          + " (status = 'FIRED' AND fired_at < $3"
+          + " AND (fencing_token < $2 OR (fencing_token = $2 AND instance_id = $6)))"
           + " OR (status = 'FAILED' AND attempts < $4 AND updated_at < $5))"
           + " ORDER BY nominal LIMIT 100";
   private static final String PAUSED = "SELECT paused FROM job_controls WHERE job = $1";
@@ -119,15 +120,25 @@ public final class LedgerQueries {
         .map(rows -> rows.size() == 0 ? 0L : rows.iterator().next().getLong("highest_token"));
   }
 
-  /** A slot to fire again: its runner died (older token) or its retry never happened. */
+  /**
+   * A slot to fire again: its runner died (older token), its retry never happened, or this holder
+   * lost track of it.
+   */
   public record Stalled(Instant nominal, int attempts) {}
 
   /**
-   * Slots FIRED under an older token before {@code firedBefore} (their runner died), or FAILED with
-   * attempts left and no retry since {@code failedBefore} (the retry was lost with its instance).
+   * Slots FIRED before {@code firedBefore} under an older token (their runner died) or under this
+   * holder's own token and instance (the fire's answer or the completion was lost to a fault: the
+   * caller leaves out the slots it still runs), or FAILED with attempts left and no retry since
+   * {@code failedBefore} (the retry was lost with its instance).
    */
   public Future<List<Stalled>> stalled(
-      String job, long token, Instant firedBefore, int maxAttempts, Instant failedBefore) {
+      String job,
+      long token,
+      String instanceId,
+      Instant firedBefore,
+      int maxAttempts,
+      Instant failedBefore) {
     return pool.preparedQuery(STALLED)
         .execute(
             Tuple.of(
@@ -135,7 +146,8 @@ public final class LedgerQueries {
                 token,
                 firedBefore.atOffset(ZoneOffset.UTC),
                 maxAttempts,
-                failedBefore.atOffset(ZoneOffset.UTC)))
+                failedBefore.atOffset(ZoneOffset.UTC),
+                instanceId))
         .map(
             rows -> {
               List<Stalled> out = new ArrayList<>();
@@ -149,16 +161,17 @@ public final class LedgerQueries {
   }
 
   /**
-   * The job's slots to take over under {@code token} at {@code now}: FIRED under an older token
-   * more than a lease TTL ago, or FAILED with attempts left and no retry for longer than the job's
+   * The job's slots to take over under {@code token} at {@code now}: FIRED more than a lease TTL
+   * ago under an older token or under this very holder, or FAILED with attempts left and no retry for longer than the job's
    * longest retry delay.
    */
-  public Future<List<Stalled>> stalled(JobDefinition job, long token, Instant now) {
+  public Future<List<Stalled>> stalled(
+      JobDefinition job, long token, String instanceId, Instant now) {
     Instant firedBefore = now.minus(job.leaseTtl());
     RetryPolicy retry = job.retryPolicy();
     Instant failedBefore =
         firedBefore.minus(retry.delayBefore(retry.maxAttempts()).orElse(Duration.ZERO));
-    return stalled(job.name(), token, firedBefore, retry.maxAttempts(), failedBefore);
+    return stalled(job.name(), token, instanceId, firedBefore, retry.maxAttempts(), failedBefore);
   }
 
   /** Whether an operator paused the job. */

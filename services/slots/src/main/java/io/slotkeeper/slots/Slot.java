@@ -28,9 +28,10 @@ import org.axonframework.modelling.command.CreationPolicy;
 
 /**
  * The ledger entry of one slot (job, nominal instant). It accepts a fire when the slot never ran,
- * when its last attempt failed (retry), or when the running attempt holds an older fencing token
- * than the new fire (the old holder died or was paused past its lease: takeover). Any other fire is
- * refused and recorded as such; the refused instance must not do the work.
+ * when its last attempt failed (retry), when the running attempt holds an older fencing token than
+ * the new fire (the old holder died or was paused past its lease: takeover), or when the running
+ * holder itself fires a later attempt (it lost track of its run). Any other fire is refused and
+ * recorded as such; the refused instance must not do the work.
  */
 public class Slot {
 
@@ -71,12 +72,27 @@ public class Slot {
       fire(cmd, attempt + 1, clock.instant());
       return snapshot(true);
     }
+    if (status == SlotStatus.FIRED && resumedByItsHolder(cmd)) {
+      fire(cmd, attempt + 1, clock.instant());
+      return snapshot(true);
+    }
     String reason =
         status == SlotStatus.FIRED
             ? "running on " + instanceId + " under fencing token " + fencingToken
             : "already " + status;
     apply(new SlotFireRejected(slotIdOf(cmd), cmd.instanceId(), cmd.fencingToken(), reason));
     return snapshot(false);
+  }
+
+  /**
+   * The running holder (same instance, same fencing token) fires a later attempt: it lost track of
+   * its run (the fire's answer or the completion was lost to a fault) and no run of the slot is
+   * going on there any more. Only the holder itself can send this; anyone else needs a newer token.
+   */
+  private boolean resumedByItsHolder(FireSlot cmd) {
+    return cmd.fencingToken() == fencingToken
+        && cmd.instanceId().equals(instanceId)
+        && cmd.attempt() > attempt;
   }
 
   /**

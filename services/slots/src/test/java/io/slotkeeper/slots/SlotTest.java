@@ -68,6 +68,27 @@ class SlotTest {
   }
 
   @Test
+  void theRunningHolderResumesARunItLostTrackOfAsTheNextAttempt() {
+    fixture.given(fired("a", 5, 1)).when(fire("a", 5, 2)).expectEvents(fired("a", 5, 2));
+  }
+
+  @Test
+  void theRunningHolderCannotResendItsRunningAttempt() {
+    fixture
+        .given(fired("a", 5, 2))
+        .when(fire("a", 5, 2))
+        .expectEvents(new SlotFireRejected("s-1", "a", 5, "running on a under fencing token 5"));
+  }
+
+  @Test
+  void anotherInstanceCannotResumeARunWithTheHoldersToken() {
+    fixture
+        .given(fired("a", 5, 1))
+        .when(fire("b", 5, 2))
+        .expectEvents(new SlotFireRejected("s-1", "b", 5, "running on a under fencing token 5"));
+  }
+
+  @Test
   void aRunningSlotIsTakenOverByANewerLeaseHolder() {
     fixture.given(fired("a", 5, 1)).when(fire("b", 6, 2)).expectEvents(fired("b", 6, 2));
   }

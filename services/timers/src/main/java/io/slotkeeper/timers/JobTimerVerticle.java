@@ -177,7 +177,7 @@ public final class JobTimerVerticle extends VerticleBase {
       return Future.succeededFuture();
     }
     return ledger
-        .stalled(job, held.get().fencingToken(), clock.now())
+        .stalled(job, held.get().fencingToken(), instanceId, clock.now())
         .timeout(LedgerCursor.LOAD_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
         .recover(e -> Future.failedFuture(new StepFault(job.name(), Step.TAKEOVER, e)))
         .onSuccess(dispatch::takeOver)

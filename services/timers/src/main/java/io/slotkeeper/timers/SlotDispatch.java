@@ -13,7 +13,9 @@ import io.vertx.core.Vertx;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -44,6 +46,8 @@ final class SlotDispatch {
   private Decision lastDecision = Decision.RUN;
   private int running;
   private int firesInFlight;
+  // The slots this dispatch runs now (fire or handler): never fired twice here, never taken over.
+  private final Set<Instant> active = new HashSet<>();
   private boolean paused;
 
   SlotDispatch(
@@ -141,9 +145,15 @@ final class SlotDispatch {
     }
   }
 
-  /** Slots whose runner died or whose retry was lost: fired again, beside the queue. */
+  /**
+   * Slots whose runner died, whose retry was lost, or that this holder lost track of: fired again,
+   * beside the queue, unless a run of the slot is still going on here.
+   */
   void takeOver(List<LedgerQueries.Stalled> stalled) {
     for (LedgerQueries.Stalled s : stalled) {
+      if (active.contains(s.nominal())) {
+        continue;
+      }
       log.info(
           "job {}: taking over stalled slot {} (attempt {})",
           job.name(),
@@ -158,6 +168,9 @@ final class SlotDispatch {
     Optional<Lease> held = lease.get();
     if (held.isEmpty()) {
       onHole.run();
+      return Future.succeededFuture();
+    }
+    if (!active.add(slot)) {
       return Future.succeededFuture();
     }
     running++;
@@ -182,7 +195,11 @@ final class SlotDispatch {
                   ? execute(claimed.result(), slot)
                   : Future.<Void>succeededFuture();
             })
-        .onComplete(done -> running--);
+        .onComplete(
+            done -> {
+              running--;
+              active.remove(slot);
+            });
   }
 
   private Future<Void> execute(SlotRunner.Claim claim, Instant slot) {
@@ -192,7 +209,8 @@ final class SlotDispatch {
             done -> {
               if (done.failed()) {
                 // The handler ran; its completion or failure was not recorded. The slot stays
-                // FIRED, and the next holder's takeover finishes it.
+                // FIRED, and a takeover (this holder's own after a lease TTL, or the next
+                // holder's) finishes it.
                 health.fault(Step.COMPLETE, done.cause(), clock.now());
               } else if (done.result().outcome() == RunResult.Outcome.FAILED) {
                 scheduleRetry(slot, done.result().slot().attempt());

@@ -39,7 +39,7 @@ public final class SlotRunner {
    * How long a ledger command may take before its caller gives up on it. Generous, because a
    * catch-up queues thousands of commands in the batcher; finite, because a statement that stalls
    * (a dead connection) must not keep a slot "in flight" for ever. A command given up on may still
-   * land: the slot is then planned again and its second fire is a duplicate.
+   * land: the slot then stays FIRED under this holder, and its takeover fires the next attempt.
    */
   static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
 

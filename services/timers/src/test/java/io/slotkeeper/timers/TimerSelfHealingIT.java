@@ -200,6 +200,37 @@ class TimerSelfHealingIT {
         .isZero();
   }
 
+  /**
+   * A fire that landed but whose answer was lost (a connection reset after the commit) leaves the
+   * slot FIRED under this very holder; the timer's own fire of it is then a duplicate. The holder
+   * takes the slot over after a lease TTL and completes it, instead of keeping it FIRED for as long
+   * as it keeps the lease (seed 50 of the fault property found this).
+   */
+  @Test
+  void aSlotWhoseFireAnswerWasLostIsTakenOverByItsOwnHolder() throws Exception {
+    TimerInstance i =
+        new TimerInstance(
+            "healing", db, leasePrefix, stallJob(), model -> Map.of("stall", run -> Map.of()));
+    instances.add(i);
+    await().atMost(Duration.ofSeconds(10)).until(() -> i.timers.heldLease("stall").isPresent());
+    long token = i.timers.heldLease("stall").orElseThrow().fencingToken();
+    Instant nominal = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).plusSeconds(3);
+    // The fire the timer is about to send, landed ahead of it: its answer never reached the timer.
+    i.writeModel
+        .batcher()
+        .send(SlotCommands.fire("stall", nominal, "healing", token, 1, false))
+        .get(10, TimeUnit.SECONDS);
+    String slot =
+        "SELECT status || '/' || attempts FROM job_runs WHERE job = 'stall' AND nominal = '"
+            + nominal
+            + "'";
+    await()
+        .atMost(Duration.ofSeconds(12))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> "COMPLETED/2".equals(TestInfra.queryString(db, slot)));
+    assertThat(i.timers.heldLease("stall").orElseThrow().fencingToken()).isEqualTo(token);
+  }
+
   private static JobsFile stallJob() {
     return JobsFile.parse(
         "jobs:\n  - name: stall\n    schedule: { every: PT1S }\n"
