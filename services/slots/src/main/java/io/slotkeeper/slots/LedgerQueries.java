@@ -162,8 +162,8 @@ public final class LedgerQueries {
 
   /**
    * The job's slots to take over under {@code token} at {@code now}: FIRED more than a lease TTL
-   * ago under an older token or under this very holder, or FAILED with attempts left and no retry for longer than the job's
-   * longest retry delay.
+   * ago under an older token or under this very holder, or FAILED with attempts left and no retry
+   * for longer than the job's longest retry delay.
    */
   public Future<List<Stalled>> stalled(
       JobDefinition job, long token, String instanceId, Instant now) {

@@ -9,6 +9,7 @@ import io.slotkeeper.scheduler.schedule.job.JobDefinition;
 import io.slotkeeper.scheduler.schedule.job.JobsFile;
 import io.slotkeeper.slots.JobHandler;
 import io.slotkeeper.slots.LedgerQueries;
+import io.slotkeeper.slots.SlotCommands;
 import io.slotkeeper.testing.InjectedFaults;
 import io.slotkeeper.testing.SettableClock;
 import io.slotkeeper.testing.TestInfra;
@@ -214,7 +215,8 @@ class TimerSelfHealingIT {
     instances.add(i);
     await().atMost(Duration.ofSeconds(10)).until(() -> i.timers.heldLease("stall").isPresent());
     long token = i.timers.heldLease("stall").orElseThrow().fencingToken();
-    Instant nominal = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).plusSeconds(3);
+    Instant nominal =
+        Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).plusSeconds(3);
     // The fire the timer is about to send, landed ahead of it: its answer never reached the timer.
     i.writeModel
         .batcher()
