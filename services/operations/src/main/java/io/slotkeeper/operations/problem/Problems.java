@@ -39,10 +39,7 @@ public final class Problems {
           "Timed out",
           "the command did not finish in time; retry with the same Idempotency-Key");
     }
-    if (t instanceof DatabaseUnavailableException
-        || t instanceof io.vertx.pgclient.PgException
-            && isTransient(((io.vertx.pgclient.PgException) t).getSqlState())
-        || t instanceof java.net.ConnectException) {
+    if (storageFault(t)) {
       log.warn("storage unavailable: {}", t.toString());
       return new ApiProblem(503, "Service Unavailable", "storage is unavailable; retry later");
     }
@@ -74,6 +71,26 @@ public final class Problems {
    * available (55P03). Anything else (a constraint, a missing table) is a fault a retry repeats: a
    * 500, not a "retry later".
    */
+  /**
+   * Whether the failure, or one of its causes, is PostgreSQL or Redis being unreachable or failing
+   * for the moment (a refused, reset or closed connection, a transient SQLSTATE): the service's
+   * storage, not the client's request and not a bug, so a 503 the client may retry.
+   */
+  static boolean storageFault(Throwable failure) {
+    int depth = 0;
+    for (Throwable t = failure; t != null && depth < 10; t = t.getCause(), depth++) {
+      if (t instanceof DatabaseUnavailableException
+          || t instanceof java.net.SocketException
+          || t instanceof io.vertx.pgclient.PgException
+              && isTransient(((io.vertx.pgclient.PgException) t).getSqlState())
+          || t instanceof java.sql.SQLException
+              && isTransient(((java.sql.SQLException) t).getSQLState())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   static boolean isTransient(String sqlState) {
     if (sqlState == null || sqlState.length() != 5) {
       return false;

@@ -14,6 +14,7 @@ import io.vertx.pgclient.PgException;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -79,5 +80,23 @@ class ProblemsTest {
   void onlyTransientPostgresErrorsSayRetryLater(String sqlState, int status) {
     ApiProblem p = Problems.from(new PgException("boom", "ERROR", sqlState, null));
     assertThat(p.status()).isEqualTo(status);
+  }
+
+  @Test
+  void aStorageConnectionLostOrClosedSaysRetryLaterWhereverItIsInTheCauses() {
+    // What the fault property met as 500s: a reset on the Vert.x clients, a Hikari connection
+    // closed under a JDBC statement, and either wrapped by the layers above.
+    assertThat(Problems.from(new java.net.SocketException("Connection reset")).status())
+        .isEqualTo(503);
+    assertThat(Problems.from(new java.sql.SQLException("Connection is closed", "08003")).status())
+        .isEqualTo(503);
+    assertThat(
+            Problems.from(
+                    new CompletionException(
+                        new IllegalStateException(
+                            "statement failed", new java.net.SocketException("reset"))))
+                .status())
+        .isEqualTo(503);
+    assertThat(Problems.from(new java.sql.SQLException("syntax", "42601")).status()).isEqualTo(500);
   }
 }
