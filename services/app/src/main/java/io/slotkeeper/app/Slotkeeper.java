@@ -242,7 +242,7 @@ public final class Slotkeeper implements AutoCloseable {
             tokens,
             metrics,
             Duration.ofSeconds(15),
-            new NewKeyLimit(config.limits().idempotencyKeysPerHour(), SlotClock.system()),
+            new NewKeyLimit(config.limits().idempotencyKeysPerHour(), slotClock),
             events);
     HttpApiDependencies httpDeps =
         new HttpApiDependencies(
