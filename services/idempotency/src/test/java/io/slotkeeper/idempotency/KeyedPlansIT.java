@@ -103,8 +103,8 @@ class KeyedPlansIT {
 
   @Test
   void aJoinWithoutAnIndexConditionReadsTheWholeTable() throws Exception {
-    // An UPDATE joined to its keys only through unnest (as the key completion was until session
-    // 15): this is why every statement above names its keys again as an index condition.
+    // An UPDATE joined to its keys only through unnest (as the key completion once was): this is
+    // why every statement above names its keys again as an index condition.
     String joinOnly =
         "UPDATE idempotency_keys k SET state = 'COMPLETED', locked_until = NULL,"
             + " response_status = v.status, response_headers = v.headers::jsonb,"
