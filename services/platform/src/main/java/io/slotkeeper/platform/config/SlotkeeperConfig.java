@@ -80,7 +80,7 @@ public record SlotkeeperConfig(
           s.intRange("SLOTKEEPER_GRPC_MAX_CONCURRENT_STREAMS", 100, 1, 100_000),
           s.intRange("SLOTKEEPER_GRPC_MAX_MESSAGE_BYTES", 256 * 1024, 1024, 64 * 1024 * 1024),
           s.intRange("SLOTKEEPER_SUBSCRIBERS_PER_TOKEN", 100, 1, 1_000_000),
-          s.intRange("SLOTKEEPER_IDEMPOTENCY_KEYS_PER_HOUR", 100_000, 0, 1_000_000_000));
+          s.intRange("SLOTKEEPER_IDEMPOTENCY_KEYS_PER_HOUR", 20_000_000, 0, 1_000_000_000));
     }
   }
 

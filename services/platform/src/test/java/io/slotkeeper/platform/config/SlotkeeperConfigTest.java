@@ -42,7 +42,7 @@ class SlotkeeperConfigTest {
     assertThat(l.grpcMaxConcurrentStreams()).isEqualTo(100);
     assertThat(l.grpcMaxMessageBytes()).isEqualTo(256 * 1024);
     assertThat(l.subscribersPerToken()).isEqualTo(100);
-    assertThat(l.idempotencyKeysPerHour()).isEqualTo(100_000);
+    assertThat(l.idempotencyKeysPerHour()).isEqualTo(20_000_000);
     assertThat(
             SlotkeeperConfig.from(Map.of("SLOTKEEPER_IDEMPOTENCY_KEYS_PER_HOUR", "0"))
                 .limits()
