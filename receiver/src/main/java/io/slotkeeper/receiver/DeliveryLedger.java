@@ -55,9 +55,10 @@ public final class DeliveryLedger {
   }
 
   /**
-   * Handles one delivery in one transaction on {@code connection} (committed or rolled back here;
-   * its auto-commit setting is restored). An exception (the effect's or PostgreSQL's) rolls
-   * everything back and is thrown: the caller answers 5xx and slotkeeper retries.
+   * Handles one delivery in one transaction on {@code connection}, which must have none open
+   * (committed or rolled back here; its auto-commit setting is restored). An exception (the
+   * effect's or PostgreSQL's) rolls everything back and is thrown: the caller answers 5xx and
+   * slotkeeper retries.
    */
   public Outcome handle(Connection connection, Delivery delivery, Effect effect)
       throws SQLException {
@@ -105,7 +106,7 @@ public final class DeliveryLedger {
     }
     if (claimKey(c, d)) {
       Response response = effect.apply(c, d);
-      if (response.status() >= 500) {
+      if (response.asksForRetry()) {
         return new Outcome(Outcome.Kind.NOT_RECORDED, response.status(), response.body());
       }
       recordAnswer(c, d, response);

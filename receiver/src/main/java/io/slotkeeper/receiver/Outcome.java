@@ -13,7 +13,7 @@ public record Outcome(Kind kind, int status, String body) {
     STALE_TOKEN,
     /** The key was recorded for another schedule or slot: 422, nothing changed. */
     KEY_REUSED,
-    /** The effect answered 5xx: rolled back and not recorded, so a retry runs it again. */
+    /** The effect answered 408, 429 or 5xx: rolled back and not recorded; a retry runs it again. */
     NOT_RECORDED
   }
 

@@ -1,9 +1,10 @@
 package io.slotkeeper.receiver;
 
 /**
- * The team's answer to a delivery: its HTTP status and body. A 2xx completes the slot, another 4xx
- * fails it at once; both are recorded and replayed. A 5xx is not recorded (its writes roll back),
- * so slotkeeper's retry runs the effect again.
+ * The team's answer to a delivery: its HTTP status and body. A 2xx completes the slot, a 4xx other
+ * than 408 and 429 fails it at once; both are recorded and replayed. A 408, 429 or 5xx asks
+ * slotkeeper to try again: it is not recorded and its writes roll back, so the retry runs the
+ * effect again.
  */
 public record Response(int status, String body) {
 
@@ -12,6 +13,11 @@ public record Response(int status, String body) {
       throw new IllegalArgumentException("a response status is 200 to 599, not " + status);
     }
     body = body == null ? "" : body;
+  }
+
+  /** Whether slotkeeper retries this answer (408, 429, 5xx), so it must not be recorded. */
+  public boolean asksForRetry() {
+    return status >= 500 || status == 408 || status == 429;
   }
 
   public static Response ok(String body) {

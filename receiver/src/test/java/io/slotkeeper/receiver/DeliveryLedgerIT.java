@@ -108,6 +108,21 @@ class DeliveryLedgerIT {
   }
 
   @Test
+  void aRefusalOfTheTeamIsRecordedAndReplayed() throws SQLException {
+    String key = newKey();
+    Effect refuses = (c, d) -> new Response(404, "{\"unknown\":\"order\"}");
+
+    Outcome first = handle(delivery(key, "refused", 1), refuses);
+    Outcome replay = handle(delivery(key, "refused", 1), ReceiverDatabase::ship);
+
+    assertThat(first.kind()).isEqualTo(Outcome.Kind.APPLIED);
+    assertThat(replay.kind()).isEqualTo(Outcome.Kind.REPLAYED);
+    assertThat(replay.status()).isEqualTo(404);
+    assertThat(replay.body()).isEqualTo("{\"unknown\":\"order\"}");
+    assertThat(shipmentsOf(key)).isZero();
+  }
+
+  @Test
   void aKeyRecordedForAnotherSlotIs422() throws SQLException {
     String key = newKey();
     handle(delivery(key, "reused", 1), ReceiverDatabase::ship);
@@ -138,6 +153,14 @@ class DeliveryLedgerIT {
     Outcome unavailable = handle(delivery(key, "failing", 1), shipsThen503);
     assertThat(unavailable.kind()).isEqualTo(Outcome.Kind.NOT_RECORDED);
     assertThat(unavailable.status()).isEqualTo(503);
+    assertThat(shipmentsOf(key)).isZero();
+    Effect shipsThen429 =
+        (c, d) -> {
+          ReceiverDatabase.ship(c, d);
+          return new Response(429, "slow down");
+        };
+    assertThat(handle(delivery(key, "failing", 1), shipsThen429).kind())
+        .isEqualTo(Outcome.Kind.NOT_RECORDED);
     assertThat(shipmentsOf(key)).isZero();
 
     Outcome retried = handle(delivery(key, "failing", 1), ReceiverDatabase::ship);
