@@ -1,0 +1,78 @@
+// Small DOM helpers: elements from a tag, attributes and children (text is always text, never
+// HTML), and how an API answer is shown.
+
+/** el('a', {href: '#/x', class: 'c'}, 'text', child) */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) {
+      continue;
+    }
+    if (name.startsWith('on') && typeof value === 'function') {
+      node.addEventListener(name.slice(2), value);
+    } else if (value === true) {
+      node.setAttribute(name, '');
+    } else {
+      node.setAttribute(name, String(value));
+    }
+  }
+  append(node, children);
+  return node;
+}
+
+function append(node, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false) {
+      continue;
+    }
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replaces the node's children. */
+export function fill(node, ...children) {
+  node.replaceChildren();
+  append(node, children);
+  return node;
+}
+
+/** A problem (RFC 9457) as the user reads it: title, detail and every bad field. */
+export function problemView(answer) {
+  const p = answer.problem;
+  const fields = Object.entries(p.errors || {});
+  return el(
+    'div',
+    { class: 'problem', role: 'alert' },
+    el('strong', {}, p.title),
+    answer.status ? ` (HTTP ${answer.status})` : '',
+    p.detail ? el('p', {}, p.detail) : null,
+    fields.length
+      ? el('ul', {}, fields.map(([field, why]) => el('li', {}, el('code', {}, field), ': ', why)))
+      : null,
+  );
+}
+
+/** A definition list of label/value pairs; empty values shown as a dash. */
+export function facts(pairs) {
+  return el(
+    'dl',
+    { class: 'facts' },
+    pairs.map(([label, value, attrs]) => [
+      el('dt', {}, label),
+      el('dd', attrs || {}, value === null || value === undefined || value === '' ? '—' : value),
+    ]),
+  );
+}
+
+/** An instant as UTC text, "2026-11-28 16:05:00Z", or a dash. */
+export function when(iso) {
+  if (!iso) {
+    return '—';
+  }
+  return iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+}
+
+/** A status cell: colour and its word, so colour is never the only sign. */
+export function statusBadge(word, status) {
+  return el('span', { class: `status s-${(status || 'none').toLowerCase()}` }, word);
+}
