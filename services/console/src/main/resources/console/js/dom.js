@@ -76,3 +76,30 @@ export function when(iso) {
 export function statusBadge(word, status) {
   return el('span', { class: `status s-${(status || 'none').toLowerCase()}` }, word);
 }
+
+/** A number of milliseconds as a person reads it: "31 ms", "2.5 s", "5 d 17 h 6 min". */
+export function millis(ms) {
+  if (ms === null || ms === undefined) {
+    return '—';
+  }
+  if (Math.abs(ms) < 1000) {
+    return `${ms} ms`;
+  }
+  if (Math.abs(ms) < 60_000) {
+    return `${(ms / 1000).toFixed(1)} s`;
+  }
+  const units = [
+    ['d', 86_400_000],
+    ['h', 3_600_000],
+    ['min', 60_000],
+  ];
+  let rest = Math.round(Math.abs(ms) / 60_000) * 60_000;
+  const parts = [];
+  for (const [unit, size] of units) {
+    if (rest >= size) {
+      parts.push(`${Math.floor(rest / size)} ${unit}`);
+      rest %= size;
+    }
+  }
+  return (ms < 0 ? '-' : '') + parts.join(' ');
+}

@@ -3,7 +3,7 @@
 import { schedules } from '../api.js';
 import { actionButton } from '../actions.js';
 import { clientOnly } from './readonly.js';
-import { el, facts, fill, problemView, statusBadge, when } from '../dom.js';
+import { el, facts, fill, millis, problemView, statusBadge, when } from '../dom.js';
 import { scheduleWords, statusWord } from '../words.js';
 import { cell, legend, slotHref } from './strip.js';
 
@@ -28,8 +28,14 @@ export async function render(view, [name]) {
     el('p', {}, el('a', { href: '#/schedules' }, '← Schedules')),
     el('h1', {}, job.name),
     summary(job),
-    actions(job),
     timeline,
+    // After a run or a backfill, the timeline and the runs show what it did. The runs are a read
+    // model that follows the write within moments: they are read again a little later too.
+    actions(job, () => {
+      const refresh = () => Promise.all([showTimeline(timeline, job), showRuns(runs, job.name, null)]);
+      refresh();
+      setTimeout(refresh, 1500);
+    }),
     runs,
   );
   await Promise.all([showTimeline(timeline, job), showRuns(runs, job.name, null)]);
@@ -55,8 +61,9 @@ function period(job) {
   return next.length >= 2 ? next[1] - next[0] : 60_000;
 }
 
+/** An instant in whole seconds, as the API writes slots. */
 function iso(ms) {
-  return new Date(ms).toISOString().replace('.000Z', 'Z');
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
 /** The runs with slots in [from, to], by slot. */
@@ -86,7 +93,11 @@ async function showTimeline(section, job) {
     return;
   }
   const slots = expected.body.slots;
-  const gaps = slots.filter((s) => !recorded.has(Date.parse(s))).length;
+  // Before the first run recorded in the window the schedule may not have existed (or the
+  // service not run): only later slots without a record count as gaps.
+  const first = Math.min(...[...recorded.keys()]);
+  const isGap = (s) => !recorded.has(Date.parse(s)) && Date.parse(s) > first;
+  const gaps = slots.filter(isGap).length;
   const missed = slots.filter((s) => (recorded.get(Date.parse(s)) || {}).status === 'MISSED').length;
   fill(
     section,
@@ -94,9 +105,11 @@ async function showTimeline(section, job) {
     el(
       'p',
       { id: 'timeline-summary' },
-      `${slots.length} slots expected from ${when(from)} to ${when(to)}: `,
-      el('strong', {}, `${gaps} without a record`),
-      `, ${missed} missed.`,
+      `${slots.length} slots expected from ${when(from)} to ${when(to)}, ${recorded.size} recorded: `,
+      el('strong', {}, `${gaps} gaps`),
+      ' (no record after the first recorded run), ',
+      el('strong', {}, `${missed} missed`),
+      '. Gaps and misses are outlined.',
     ),
     el(
       'div',
@@ -104,7 +117,7 @@ async function showTimeline(section, job) {
       slots.map((s) => {
         const run = recorded.get(Date.parse(s));
         const c = cell(job.name, s, run ? run.status : null);
-        if (!run || run.status === 'MISSED') {
+        if (isGap(s) || (run && run.status === 'MISSED')) {
           c.classList.add('attention');
         }
         return c;
@@ -151,19 +164,25 @@ async function showRuns(section, name, before) {
                 el('td', { 'data-label': 'Instance' }, r.instanceId || '—'),
                 el('td', { 'data-label': 'Fencing token' }, r.fencingToken ?? '—'),
                 el('td', { 'data-label': 'Fired at' }, when(r.firedAt)),
-                el('td', { 'data-label': 'Lag' }, r.lagMs == null ? '—' : `${r.lagMs} ms`),
-                el('td', { 'data-label': 'Duration' }, r.durationMs == null ? '—' : `${r.durationMs} ms`),
+                el('td', { 'data-label': 'Lag' }, millis(r.lagMs)),
+                el('td', { 'data-label': 'Duration' }, millis(r.durationMs)),
                 el('td', { 'data-label': 'Error' }, r.error || '—'),
               ),
             ),
           ),
         )
       : el('p', { class: 'muted' }, before ? 'No older runs.' : 'No runs recorded yet.'),
-    el('div', { class: 'toolbar' }, newest, older),
+    el(
+      'div',
+      { class: 'toolbar' },
+      el('button', { type: 'button', class: 'secondary', id: 'refresh-runs', onclick: () => showRuns(section, name, before) }, 'Refresh'),
+      newest,
+      older,
+    ),
   );
 }
 
-function actions(job) {
+function actions(job, refresh) {
   const title = el('h3', {}, job.paused ? 'Resume' : 'Pause');
   const pause = actionButton(
     job.paused ? 'Resume' : 'Pause',
@@ -184,12 +203,12 @@ function actions(job) {
     { class: 'actions', 'aria-labelledby': 'actions-h' },
     el('h2', { id: 'actions-h' }, 'Actions'),
     el('div', { class: 'card' }, title, pause.button, pause.out),
-    triggerForm(job),
-    backfillForm(job),
+    triggerForm(job, refresh),
+    backfillForm(job, refresh),
   );
 }
 
-function triggerForm(job) {
+function triggerForm(job, refresh) {
   // The latest slot that is due: the one before the next.
   const next = (job.nextSlots || [])[0];
   const latest = next ? iso(Date.parse(next) - period(job)) : '';
@@ -197,8 +216,9 @@ function triggerForm(job) {
   const trigger = actionButton(
     'Run this slot',
     (key) => schedules.trigger(job.name, input.value.trim(), key),
-    (a) =>
-      el(
+    (a) => {
+      refresh();
+      return el(
         'p',
         { class: a.body.duplicate ? 'notice' : 'ok', id: 'trigger-result' },
         a.body.duplicate
@@ -206,7 +226,8 @@ function triggerForm(job) {
           : `Slot ${when(a.body.slot)} ran: ${a.body.outcome.toLowerCase()}.`,
         ' ',
         el('a', { href: slotHref(job.name, a.body.slot) }, 'Open the slot'),
-      ),
+      );
+    },
     { id: 'trigger' },
   );
   return el(
@@ -220,7 +241,7 @@ function triggerForm(job) {
   );
 }
 
-function backfillForm(job) {
+function backfillForm(job, refresh) {
   const now = Date.now();
   const from = el('input', { id: 'backfill-from', type: 'text', value: iso(now - period(job) * 3), autocomplete: 'off', spellcheck: 'false' });
   const to = el('input', { id: 'backfill-to', type: 'text', value: iso(now), autocomplete: 'off', spellcheck: 'false' });
@@ -250,13 +271,15 @@ function backfillForm(job) {
         const confirm = actionButton(
           `Run the backfill (${slots.length - done.length} to run)`,
           (key) => schedules.backfill(job.name, range[0], range[1], false, key),
-          (a) =>
-            el(
+          (a) => {
+            refresh();
+            return el(
               'div',
               { id: 'backfill-result' },
               el('p', { class: 'ok' }, `${a.body.runs.length} slots: ${summarize(a.body.runs)}.`),
               el('ul', { class: 'slots' }, a.body.runs.map((r) => el('li', {}, el('a', { href: slotHref(job.name, r.slot) }, when(r.slot)), ' ', r.duplicate ? 'already ran' : r.outcome.toLowerCase()))),
-            ),
+            );
+          },
           { id: 'backfill-confirm' },
         );
         fill(

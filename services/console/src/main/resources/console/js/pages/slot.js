@@ -1,7 +1,7 @@
 // One slot: what the ledger recorded for it, and its own events.
 import { schedules } from '../api.js';
 import { clientOnly } from './readonly.js';
-import { el, facts, fill, problemView, statusBadge, when } from '../dom.js';
+import { el, facts, fill, millis, problemView, statusBadge, when } from '../dom.js';
 import { scanEvents } from '../scan.js';
 import { statusWord } from '../words.js';
 import { eventTable } from './events.js';
@@ -41,9 +41,9 @@ export async function render(view, [job, slot]) {
       ['Fencing token', run.fencingToken],
       ['Run by', run.backfill ? 'an operator (manual run or backfill)' : 'the timers'],
       ['Fired at', when(run.firedAt)],
-      ['Lag', run.lagMs == null ? null : `${run.lagMs} ms`],
+      ['Lag', millis(run.lagMs)],
       ['Completed at', when(run.completedAt)],
-      ['Duration', run.durationMs == null ? null : `${run.durationMs} ms`],
+      ['Duration', millis(run.durationMs)],
       ['Counts', run.counts ? el('code', {}, JSON.stringify(run.counts)) : null],
       ['Error', run.error],
       ['Duplicate fires rejected', run.duplicatesRejected],
