@@ -170,6 +170,23 @@ class ConsoleIT {
 
   @Test
   @Order(4)
+  void theKeyboardReachesASchedule() {
+    browser.go("#/schedules");
+    browser.await("#filter").click();
+    // From the filter, Tab goes to the first schedule's link, Enter follows it.
+    browser.driver.switchTo().activeElement().sendKeys(Keys.TAB);
+    WebElement focused = browser.driver.switchTo().activeElement();
+    assertThat(focused.getTagName()).isEqualTo("a");
+    assertThat(focused.getText()).isEqualTo("order-fulfilment");
+    assertThat(
+            (String) browser.script("return getComputedStyle(arguments[0]).outlineStyle", focused))
+        .isNotEqualTo("none");
+    focused.sendKeys(Keys.ENTER);
+    browser.awaitText("#view h1", "order-fulfilment");
+  }
+
+  @Test
+  @Order(5)
   void pauseThenResume() throws Exception {
     browser.go("#/schedules/inventory-sync");
     browser.awaitText("#state", "enabled");
@@ -186,7 +203,7 @@ class ConsoleIT {
   }
 
   @Test
-  @Order(5)
+  @Order(6)
   void aSlotTriggeredTwiceRunsOnceAndTheRetryIsAReplay() throws Exception {
     browser.go("#/schedules/daily-report");
     browser.await("#timeline-summary");
@@ -235,7 +252,7 @@ class ConsoleIT {
   }
 
   @Test
-  @Order(6)
+  @Order(7)
   void backfillPreviewsThenRuns() throws Exception {
     browser.go("#/schedules/retention-cleanup");
     browser.type("#backfill-from", BACKFILL_FROM);
@@ -262,7 +279,7 @@ class ConsoleIT {
   }
 
   @Test
-  @Order(7)
+  @Order(8)
   void theEventsPageFollowsTheStreamAndTheLookupFindsAnOrder() throws Exception {
     HttpResponse<String> placed =
         h.post(
@@ -303,7 +320,7 @@ class ConsoleIT {
   }
 
   @Test
-  @Order(8)
+  @Order(9)
   void mainPagesFitAPhoneWithoutSidewaysScroll() throws Exception {
     browser.viewport(390, 844, true);
     try {
@@ -329,7 +346,7 @@ class ConsoleIT {
   }
 
   @Test
-  @Order(9)
+  @Order(10)
   void aClientTokenSeesNoActions() throws Exception {
     browser.signIn(AppHarness.CLIENT);
     assertThat(browser.await("#who").getText()).isEqualTo("client · read-only");
