@@ -90,7 +90,9 @@ public final class EventSubscription {
     reader.admit(principal);
     reader.watchHead(vertx);
     EventSubscription s = new EventSubscription(vertx, reader, after, filter, sink, principal);
-    s.pump();
+    // Later, not now: a page can be ready at once, and the caller sets its sink up (the SSE
+    // response's chunked headers) after this returns.
+    vertx.runOnContext(v -> s.pump());
     return s;
   }
 

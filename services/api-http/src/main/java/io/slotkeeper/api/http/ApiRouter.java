@@ -11,6 +11,7 @@ import io.slotkeeper.api.http.limits.RequestTimeouts;
 import io.slotkeeper.api.http.orders.OrderRoutes;
 import io.slotkeeper.api.http.problem.HttpProblems;
 import io.slotkeeper.api.http.refunds.RefundRoutes;
+import io.slotkeeper.console.ConsoleRoutes;
 import io.slotkeeper.operations.ApiOperations;
 import io.slotkeeper.operations.OperationsDependencies;
 import io.slotkeeper.operations.auth.TokenCheck;
@@ -61,6 +62,7 @@ public final class ApiRouter {
     router
         .get("/openapi.yaml")
         .handler(ctx -> ctx.response().putHeader("Content-Type", "application/yaml").end(openapi));
+    ConsoleRoutes.mount(router);
 
     new OrderRoutes(ops.orders(), deps.readYourWrites()).mount(router, auth);
     new InventoryRoutes(ops.inventory(), deps.readYourWrites()).mount(router, auth);

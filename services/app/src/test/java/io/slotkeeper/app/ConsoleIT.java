@@ -1,0 +1,398 @@
+package io.slotkeeper.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Level;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebElement;
+
+/**
+ * The operator console in a real headless browser against a running service, its timers on. The
+ * slots the console acts on are days old, outside every job's catch-up window, so only the console
+ * runs them. What each page shows is checked against the API's answer; the browser console must
+ * stay free of errors.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ConsoleIT {
+
+  // 00:05 in Asia/Shanghai, the daily report's slot.
+  static final String REPORT_SLOT = "2026-11-28T16:05:00Z";
+  static final String BACKFILL_FROM = "2026-11-20T00:00:00Z";
+  static final String BACKFILL_TO = "2026-11-20T02:30:00Z";
+
+  static AppHarness h;
+  static ConsoleBrowser browser;
+
+  @BeforeAll
+  static void start() {
+    // Timers on, as under `make run`: the pages show live runs and events.
+    h = new AppHarness("console", Map.of("SLOTKEEPER_TIMERS_ENABLED", "true"));
+    browser = new ConsoleBrowser("http://127.0.0.1:" + h.app.httpPort());
+  }
+
+  @AfterAll
+  static void stop() {
+    if (browser != null) {
+      browser.close();
+    }
+    h.close();
+  }
+
+  /**
+   * No error in the browser console. One is expected and allowed: the sign-in asks GET /v1/jobs to
+   * learn the role, and a client token's 403 is logged by the browser as a failed load.
+   */
+  @AfterEach
+  void browserConsoleIsClean() {
+    List<String> errors =
+        browser.consoleEntries(Level.WARNING).stream()
+            .filter(e -> !(e.contains("/v1/jobs ") && e.contains("status of 403")))
+            .toList();
+    assertThat(errors).as("browser console").isEmpty();
+  }
+
+  @Test
+  @Order(1)
+  void consolePagesCarryTheirSecurityHeadersAndNeedNoToken() throws Exception {
+    HttpResponse<String> page =
+        h.http.send(
+            HttpRequest.newBuilder(h.uri("/console/")).timeout(Duration.ofSeconds(10)).build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(page.body()).contains("<script type=\"module\" src=\"js/app.js\">");
+    String csp = page.headers().firstValue("Content-Security-Policy").orElse("");
+    assertThat(csp)
+        .contains("script-src 'self'")
+        .contains("frame-ancestors 'none'")
+        .contains("default-src 'none'")
+        .doesNotContain("unsafe-inline");
+    assertThat(page.headers().firstValue("X-Content-Type-Options")).contains("nosniff");
+    assertThat(page.headers().firstValue("Referrer-Policy")).contains("no-referrer");
+    HttpResponse<String> script =
+        h.http.send(
+            HttpRequest.newBuilder(h.uri("/console/js/api.js")).build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(script.statusCode()).isEqualTo(200);
+    assertThat(script.headers().firstValue("Content-Type").orElse("")).contains("javascript");
+    // The one place that names the schedules' base path.
+    assertThat(script.body()).contains("const SCHEDULES = '/v1/jobs';");
+    // The API keeps its guard.
+    assertThat(h.get("/v1/jobs", null).statusCode()).isEqualTo(401);
+  }
+
+  @Test
+  @Order(2)
+  void schedulesAndDurationsAreDescribedInWords() {
+    browser.open("#/signin");
+    Object words =
+        browser.asyncScript(
+            "const done = arguments[arguments.length - 1];"
+                + "Promise.all([import('/console/js/words.js'), import('/console/js/dom.js')])"
+                + ".then(([w, d]) => done(["
+                + " w.scheduleWords('cron 0 5 0 * * ?', 'Asia/Shanghai'),"
+                + " w.scheduleWords('every PT30S', 'UTC'),"
+                + " w.scheduleWords('every PT1M', 'UTC'),"
+                + " w.scheduleWords('every PT1H30M', 'UTC'),"
+                + " w.scheduleWords('every PT0.5S', 'UTC'),"
+                + " w.scheduleWords('cron 0 0 * * * *', 'UTC'),"
+                + " w.scheduleWords('cron 0 */15 * * * *', 'UTC'),"
+                + " w.scheduleWords('cron 0 30 9 * * MON-FRI', 'Europe/Paris'),"
+                + " w.scheduleWords('cron 0 0 6 1 * ?', 'UTC'),"
+                + " w.scheduleWords('cron 0 0 6 1 JAN ?', 'UTC')"
+                + "].concat([0, 31, 2500, 493563000].map(ms => d.millis(ms)))))"
+                + ".catch(e => done('failed: ' + e))");
+    assertThat(words)
+        .isEqualTo(
+            List.of(
+                "every day at 00:05 Asia/Shanghai",
+                "every 30 seconds",
+                "every minute",
+                "every 1 hour 30 minutes",
+                "every 500 milliseconds",
+                "every hour at minute 00",
+                "every 15 minutes",
+                "every Monday to Friday at 09:30 Europe/Paris",
+                "on the 1st of every month at 06:00 UTC",
+                "cron 0 0 6 1 JAN ? (UTC)",
+                "0 ms",
+                "31 ms",
+                "2.5 s",
+                "5 d 17 h 6 min"));
+  }
+
+  @Test
+  @Order(3)
+  void theSchedulesPageShowsWhatTheApiSays() throws Exception {
+    browser.viewport(1280, 800, false);
+    browser.signIn(AppHarness.OPERATOR);
+    assertThat(browser.await("#who").getText()).isEqualTo("operator");
+    browser.go("#/schedules");
+    browser.await("#schedules tbody tr");
+    JsonArray jobs =
+        new JsonObject(h.get("/v1/jobs", AppHarness.OPERATOR).body()).getJsonArray("jobs");
+    List<WebElement> rows = browser.driver.findElements(By.cssSelector("#schedules tbody tr"));
+    assertThat(rows).hasSize(jobs.size());
+    for (int i = 0; i < jobs.size(); i++) {
+      JsonObject job = jobs.getJsonObject(i);
+      WebElement row = rows.get(i);
+      assertThat(row.getAttribute("data-job")).isEqualTo(job.getString("name"));
+      assertThat(row.getText()).contains(job.getString("schedule"));
+      assertThat(row.findElement(By.cssSelector(".state")).getText())
+          .isEqualTo(job.getBoolean("paused") ? "paused" : "enabled");
+    }
+    WebElement report =
+        browser.driver.findElement(By.cssSelector("#schedules tr[data-job='daily-report']"));
+    assertThat(report.findElement(By.cssSelector(".words")).getText())
+        .isEqualTo("every day at 00:05 Asia/Shanghai");
+    browser.type("#filter", "report");
+    browser.wait.until(
+        d -> d.findElements(By.cssSelector("#schedules tbody tr:not([hidden])")).size() == 1);
+    browser.await("#filter").sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.BACK_SPACE);
+    browser.wait.until(
+        d -> d.findElements(By.cssSelector("#schedules tbody tr:not([hidden])")).size() == 5);
+  }
+
+  @Test
+  @Order(4)
+  void theKeyboardReachesASchedule() {
+    browser.go("#/schedules");
+    browser.await("#filter").click();
+    // From the filter, Tab goes to the first schedule's link, Enter follows it.
+    browser.driver.switchTo().activeElement().sendKeys(Keys.TAB);
+    WebElement focused = browser.driver.switchTo().activeElement();
+    assertThat(focused.getTagName()).isEqualTo("a");
+    assertThat(focused.getText()).isEqualTo("order-fulfilment");
+    assertThat(
+            (String) browser.script("return getComputedStyle(arguments[0]).outlineStyle", focused))
+        .isNotEqualTo("none");
+    focused.sendKeys(Keys.ENTER);
+    browser.awaitText("#view h1", "order-fulfilment");
+  }
+
+  @Test
+  @Order(5)
+  void pauseThenResume() throws Exception {
+    browser.go("#/schedules/inventory-sync");
+    browser.awaitText("#state", "enabled");
+    browser.click("#pause-resume");
+    browser.awaitText(".answer .ok", "paused");
+    assertThat(jobJson("inventory-sync").getBoolean("paused")).isTrue();
+    browser.awaitText("#state", "paused");
+    browser.await("#pause-resume");
+    assertThat(browser.driver.findElement(By.id("pause-resume")).getText()).isEqualTo("Resume");
+    browser.click("#pause-resume");
+    browser.awaitText(".answer .ok", "enabled");
+    assertThat(jobJson("inventory-sync").getBoolean("paused")).isFalse();
+    browser.awaitText("#state", "enabled");
+  }
+
+  @Test
+  @Order(6)
+  void aSlotTriggeredTwiceRunsOnceAndTheRetryIsAReplay() throws Exception {
+    browser.go("#/schedules/daily-report");
+    browser.await("#timeline-summary");
+    browser.type("#trigger-slot", REPORT_SLOT);
+    browser.click("#trigger");
+    browser.awaitText("#trigger-result", "ran: completed");
+    assertThat(browser.driver.findElement(By.cssSelector(".answer .key")).getText())
+        .contains("new answer");
+    browser.click("#trigger");
+    browser.awaitText("#trigger-result", "Duplicate");
+    // The same click again (its key): the service replays the answer it gave.
+    browser.click(".answer [data-role=retry]");
+    browser.awaitText(".answer .key", "replayed");
+    assertThat(browser.driver.findElement(By.id("trigger-result")).getText()).contains("Duplicate");
+    assertThat(
+            h.count(
+                "SELECT count(*) FROM reports WHERE nominal = '" + REPORT_SLOT + "'::timestamptz"))
+        .isEqualTo(1);
+    JsonArray runs =
+        new JsonObject(
+                h.get(
+                        "/v1/jobs/daily-report/runs?from=" + REPORT_SLOT + "&to=" + REPORT_SLOT,
+                        AppHarness.OPERATOR)
+                    .body())
+            .getJsonArray("runs");
+    assertThat(runs).hasSize(1);
+    // The runs table follows the answer: the slot's row, as the runs route gives it.
+    assertThat(runRow(REPORT_SLOT))
+        .contains("completed")
+        .contains("backfill")
+        .contains(runs.getJsonObject(0).getString("instanceId"));
+    browser.script("document.getElementById('trigger-slot').scrollIntoView()");
+    browser.screenshot("schedule-trigger");
+
+    // The slot page shows the ledger's record of it.
+    JsonObject run = runs.getJsonObject(0);
+    browser.go("#/slots/daily-report/" + REPORT_SLOT);
+    browser.awaitText("#slot-id", run.getString("slotId"));
+    assertThat(browser.driver.findElement(By.id("slot-status")).getText()).isEqualTo("completed");
+    browser.click("#find-events");
+    browser.awaitText("#slot-events", "events of this slot");
+    List<WebElement> events = browser.driver.findElements(By.cssSelector("#slot-events tbody tr"));
+    assertThat(events).isNotEmpty();
+    assertThat(events.get(0).getAttribute("data-type")).isEqualTo("SlotFired");
+    browser.screenshot("slot");
+  }
+
+  @Test
+  @Order(7)
+  void backfillPreviewsThenRuns() throws Exception {
+    browser.go("#/schedules/retention-cleanup");
+    browser.type("#backfill-from", BACKFILL_FROM);
+    browser.type("#backfill-to", BACKFILL_TO);
+    browser.click("#backfill-dry-run");
+    browser.awaitText("#backfill-summary", "3 slots in the range, 0 already recorded");
+    List<String> previewed =
+        browser.driver.findElements(By.cssSelector("#backfill-preview li[data-slot]")).stream()
+            .map(e -> e.getAttribute("data-slot"))
+            .toList();
+    assertThat(previewed)
+        .containsExactly("2026-11-20T00:00:00Z", "2026-11-20T01:00:00Z", "2026-11-20T02:00:00Z");
+    // The dry run ran nothing.
+    assertThat(runsBetween("retention-cleanup", BACKFILL_FROM, BACKFILL_TO)).isEmpty();
+    browser.script("document.getElementById('backfill-from').scrollIntoView()");
+    browser.screenshot("backfill-preview");
+    browser.click("#backfill-confirm");
+    browser.awaitText("#backfill-result", "3 slots: 3 completed");
+    assertThat(runsBetween("retention-cleanup", BACKFILL_FROM, BACKFILL_TO)).hasSize(3);
+    assertThat(runRow("2026-11-20T02:00:00Z")).contains("completed").contains("backfill");
+    // A second preview marks them as done.
+    browser.click("#backfill-dry-run");
+    browser.awaitText("#backfill-summary", "3 already recorded");
+  }
+
+  @Test
+  @Order(8)
+  void theEventsPageFollowsTheStreamAndTheLookupFindsAnOrder() throws Exception {
+    HttpResponse<String> placed =
+        h.post(
+            "/v1/orders",
+            AppHarness.CLIENT,
+            "console-order-1",
+            "{\"customerId\":\"c-1\",\"currency\":\"CNY\",\"items\":[{\"sku\":\"A\",\"qty\":2,\"unitPriceCents\":150}]}");
+    assertThat(placed.statusCode()).isEqualTo(201);
+    String orderId = new JsonObject(placed.body()).getString("orderId");
+
+    browser.go("#/events");
+    // The stream passes a position left by a rolled-back transaction only once the event after
+    // it is older than the gap timeout (10 s): give it longer than the usual wait.
+    new org.openqa.selenium.support.ui.WebDriverWait(browser.driver, Duration.ofSeconds(45))
+        .until(d -> !d.findElements(By.cssSelector("tr[data-type='OrderPlaced']")).isEmpty());
+    browser.awaitText("#stream-status", "Following");
+    browser.screenshot("events");
+    browser.click("#follow");
+    browser.awaitText("#stream-status", "Stopped at position");
+
+    browser.go("#/lookup");
+    browser.type("#lookup-id", orderId);
+    browser.click("#lookup-go");
+    browser.awaitText("#lookup-result", orderId);
+    browser.click("#lookup-find-events");
+    browser.awaitText("#lookup-events", "events");
+    browser.await("#lookup-events tr[data-type='OrderPlaced']");
+    browser.screenshot("lookup");
+
+    // By now the timers, the trigger and the backfill have filled the run strips.
+    browser.go("#/schedules");
+    browser.await("#schedules .strip");
+    browser.screenshot("schedules");
+    browser.go("#/schedules/order-fulfilment");
+    browser.await("#runs-table");
+    browser.await("#timeline-summary");
+    browser.screenshot("schedule");
+  }
+
+  @Test
+  @Order(9)
+  void mainPagesFitAPhoneWithoutSidewaysScroll() throws Exception {
+    browser.viewport(390, 844, true);
+    try {
+      for (String page :
+          List.of(
+              "#/schedules",
+              "#/schedules/daily-report",
+              "#/slots/daily-report/" + REPORT_SLOT,
+              "#/events",
+              "#/lookup")) {
+        browser.open(page);
+        browser.wait.until(d -> !d.findElements(By.cssSelector("#view h1")).isEmpty());
+        browser.wait.until(
+            d -> d.findElements(By.xpath("//*[@id='view']//p[text()='Loading…']")).isEmpty());
+        assertThat(browser.scrollsSideways()).as(page + " at 390x844").isFalse();
+      }
+      browser.open("#/schedules");
+      browser.await("#schedules tbody tr");
+      browser.screenshot("schedules-phone");
+    } finally {
+      browser.viewport(1280, 800, false);
+    }
+  }
+
+  @Test
+  @Order(10)
+  void aClientTokenSeesNoActions() throws Exception {
+    browser.signIn(AppHarness.CLIENT);
+    assertThat(browser.await("#who").getText()).isEqualTo("client · read-only");
+    for (String page : List.of("#/schedules", "#/schedules/daily-report")) {
+      browser.go(page);
+      browser.await("#read-only");
+      assertThat(browser.present("#pause-resume")).isFalse();
+      assertThat(browser.present("#trigger")).isFalse();
+      assertThat(browser.present("#backfill-dry-run")).isFalse();
+    }
+    browser.go("#/events");
+    browser.awaitText("#stream-status", "Following");
+    browser.click("#sign-out");
+    browser.await("#token");
+    // Nothing of the session stays in the tab: the token, the stream position.
+    assertThat(browser.script("return sessionStorage.length")).isEqualTo(0L);
+  }
+
+  /**
+   * The text of the runs table's row of a slot. The runs are a read model a moment behind the
+   * write: the page reads them again after an action, and this presses Refresh until it shows.
+   */
+  private static String runRow(String slot) {
+    By row = By.cssSelector("#runs-table tr[data-slot='" + slot + "']");
+    return browser
+        .wait
+        .ignoring(StaleElementReferenceException.class)
+        .until(
+            d -> {
+              List<WebElement> found = d.findElements(row);
+              if (found.isEmpty()) {
+                d.findElement(By.id("refresh-runs")).click();
+                return null;
+              }
+              return found.get(0).getText();
+            });
+  }
+
+  private static JsonObject jobJson(String name) {
+    return new JsonObject(h.get("/v1/jobs/" + name, AppHarness.OPERATOR).body());
+  }
+
+  private static JsonArray runsBetween(String job, String from, String to) {
+    return new JsonObject(
+            h.get("/v1/jobs/" + job + "/runs?from=" + from + "&to=" + to, AppHarness.OPERATOR)
+                .body())
+        .getJsonArray("runs");
+  }
+}
