@@ -1,12 +1,12 @@
 package io.slotkeeper.schedules;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import io.slotkeeper.commands.projection.ProjectionSql;
 import io.slotkeeper.events.schedules.ScheduleEvent.ScheduleChanged;
 import io.slotkeeper.events.schedules.ScheduleEvent.ScheduleCreated;
 import io.slotkeeper.events.schedules.ScheduleEvent.ScheduleDeleted;
 import io.slotkeeper.events.schedules.ScheduleEvent.SchedulePaused;
 import io.slotkeeper.events.schedules.ScheduleEvent.ScheduleResumed;
+import io.slotkeeper.scheduler.schedule.job.JobSpecs;
 import java.sql.Timestamp;
 import java.time.Instant;
 import org.axonframework.config.ProcessingGroup;
@@ -63,15 +63,14 @@ public class ScheduleProjection {
   void on(
       ScheduleCreated e,
       @SequenceNumber long seq,
-      @org.axonframework.eventhandling.Timestamp Instant at)
-      throws JsonProcessingException {
+      @org.axonframework.eventhandling.Timestamp Instant at) {
     Timestamp ts = Timestamp.from(at);
     sql.write(
         TABLE,
         e.name(),
         CREATED,
         e.name(),
-        ProjectionSql.json(e.definition()),
+        JobSpecs.json(e.definition()).toString(),
         seq + 1,
         e.managedBy().name(),
         e.source(),
@@ -92,14 +91,13 @@ public class ScheduleProjection {
   void on(
       ScheduleChanged e,
       @SequenceNumber long seq,
-      @org.axonframework.eventhandling.Timestamp Instant at)
-      throws JsonProcessingException {
+      @org.axonframework.eventhandling.Timestamp Instant at) {
     Timestamp ts = Timestamp.from(at);
     sql.write(
         TABLE,
         e.name(),
         CHANGED,
-        ProjectionSql.json(e.definition()),
+        JobSpecs.json(e.definition()).toString(),
         e.managedBy().name(),
         e.source(),
         Timestamp.from(e.effectiveAt()),
