@@ -11,10 +11,12 @@ import io.slotkeeper.scheduler.schedule.job.JobDefinition;
 import io.slotkeeper.scheduler.schedule.job.JobSpecs;
 import io.slotkeeper.scheduler.schedule.job.JobsFile;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -42,16 +44,67 @@ public final class JobsFileSync {
       "SELECT name, version, managed_by = 'FILE' AND source = $1 AND state <> 'DELETED' AS ours"
           + " FROM schedules";
 
+  private static final String PROJECTED =
+      "SELECT name, version FROM schedules WHERE name = ANY($1)";
+
+  /** How long start-up waits for the read table to show the file's schedules. */
+  static final Duration PROJECTION_WAIT = Duration.ofSeconds(30);
+
+  private final Vertx vertx;
   private final CommandService commands;
   private final Pool pool;
 
-  public JobsFileSync(CommandService commands, Pool pool) {
+  public JobsFileSync(Vertx vertx, CommandService commands, Pool pool) {
+    this.vertx = vertx;
     this.commands = commands;
     this.pool = pool;
   }
 
-  /** What the sync did. */
-  public record Result(int applied, int unchanged, int released) {}
+  /**
+   * What the sync did, and the version of each schedule it touched (what the read table must show
+   * before the catalog is read).
+   */
+  public record Result(int applied, int unchanged, int released, Map<String, Long> versions) {}
+
+  /** Completes once the read table shows every schedule at its version in {@code result}. */
+  public Future<Void> awaitProjected(Result result) {
+    long deadline = System.nanoTime() + PROJECTION_WAIT.toNanos();
+    return projected(result.versions(), deadline);
+  }
+
+  private Future<Void> projected(Map<String, Long> versions, long deadline) {
+    return pool.preparedQuery(PROJECTED)
+        .execute(Tuple.of(versions.keySet().toArray(new String[0])))
+        .compose(
+            rows -> {
+              Map<String, Long> missing = new HashMap<>(versions);
+              rows.forEach(
+                  r -> {
+                    if (r.getLong("version") >= versions.get(r.getString("name"))) {
+                      missing.remove(r.getString("name"));
+                    }
+                  });
+              if (missing.isEmpty()) {
+                return Future.succeededFuture();
+              }
+              if (System.nanoTime() > deadline) {
+                return Future.failedFuture(
+                    new IllegalStateException(
+                        "the schedules table did not show "
+                            + missing.keySet()
+                            + " within "
+                            + PROJECTION_WAIT
+                            + " (is the schedules projection running?)"));
+              }
+              return vertxDelay(50).compose(v -> projected(versions, deadline));
+            });
+  }
+
+  private Future<Void> vertxDelay(long millis) {
+    io.vertx.core.Promise<Void> p = io.vertx.core.Promise.promise();
+    vertx.setTimer(millis, id -> p.complete());
+    return p.future();
+  }
 
   /** Applies {@code file}; fails when a command or a read fails (start-up then fails). */
   public Future<Result> apply(JobsFile file) {
@@ -116,8 +169,16 @@ public final class JobsFileSync {
                   .map(
                       done -> {
                         int applied = changed(declared);
+                        Map<String, Long> touched = new HashMap<>();
+                        for (Future<CommandOutcome<ScheduleSnapshot>> f : all) {
+                          ScheduleSnapshot snapshot = f.result().result();
+                          if (snapshot != null && snapshot.name() != null) {
+                            touched.put(snapshot.name(), snapshot.version());
+                          }
+                        }
                         Result r =
-                            new Result(applied, declared.size() - applied, changed(released));
+                            new Result(
+                                applied, declared.size() - applied, changed(released), touched);
                         log.info(
                             "jobs file {} applied: {} schedules changed, {} unchanged, {} released",
                             file.source(),
