@@ -49,7 +49,8 @@ public final class ApiRouter {
     BearerAuth auth = new BearerAuth(new TokenCheck(shared.tokens()));
     ApiOperations ops = ApiOperations.create(vertx, shared);
 
-    new HealthRoutes(shared.pool(), deps.redis(), shared.writeModel(), shared.timers())
+    new HealthRoutes(
+            shared.pool(), deps.redis(), shared.writeModel(), shared.timers(), shared.schedules())
         .mount(router);
     router
         .get("/metrics")
