@@ -190,9 +190,11 @@ public final class Slotkeeper implements AutoCloseable {
     // The jobs file is a declarative source of schedules: applied before the timers start; the
     // timers and the API then read the schedules through the catalog.
     JobsFile file = JobsFile.fromEnvironment(config.jobsFileEnvironment());
-    JobsFileSync sync = new JobsFileSync(vertx, writeModel.commands(), pool);
-    await(sync.apply(file).compose(sync::awaitProjected), "the jobs file");
+    JobsFileSync.Result declared =
+        await(new JobsFileSync(writeModel.commands(), pool).apply(file), "the jobs file");
     ProjectedScheduleCatalog schedules = new ProjectedScheduleCatalog(vertx, pool, metrics, clock);
+    // The file's schedules as the write side answered: a new projection may still be catching up.
+    schedules.seed(declared.schedules());
     await(schedules.start(), "the schedule catalog");
     toClose.push(schedules);
     JobSpecs.Rules scheduleRules =

@@ -11,13 +11,12 @@ import io.slotkeeper.scheduler.schedule.job.JobDefinition;
 import io.slotkeeper.scheduler.schedule.job.JobSpecs;
 import io.slotkeeper.scheduler.schedule.job.JobsFile;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.Tuple;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -44,67 +43,20 @@ public final class JobsFileSync {
       "SELECT name, version, managed_by = 'FILE' AND source = $1 AND state <> 'DELETED' AS ours"
           + " FROM schedules";
 
-  private static final String PROJECTED =
-      "SELECT name, version FROM schedules WHERE name = ANY($1)";
-
-  /** How long start-up waits for the read table to show the file's schedules. */
-  static final Duration PROJECTION_WAIT = Duration.ofSeconds(30);
-
-  private final Vertx vertx;
   private final CommandService commands;
   private final Pool pool;
 
-  public JobsFileSync(Vertx vertx, CommandService commands, Pool pool) {
-    this.vertx = vertx;
+  public JobsFileSync(CommandService commands, Pool pool) {
     this.commands = commands;
     this.pool = pool;
   }
 
   /**
-   * What the sync did, and the version of each schedule it touched (what the read table must show
-   * before the catalog is read).
+   * What the sync did, and each schedule it declared or released as the write side answered (the
+   * catalog starts from these, whatever the read table shows yet).
    */
-  public record Result(int applied, int unchanged, int released, Map<String, Long> versions) {}
-
-  /** Completes once the read table shows every schedule at its version in {@code result}. */
-  public Future<Void> awaitProjected(Result result) {
-    long deadline = System.nanoTime() + PROJECTION_WAIT.toNanos();
-    return projected(result.versions(), deadline);
-  }
-
-  private Future<Void> projected(Map<String, Long> versions, long deadline) {
-    return pool.preparedQuery(PROJECTED)
-        .execute(Tuple.of(versions.keySet().toArray(new String[0])))
-        .compose(
-            rows -> {
-              Map<String, Long> missing = new HashMap<>(versions);
-              rows.forEach(
-                  r -> {
-                    if (r.getLong("version") >= versions.get(r.getString("name"))) {
-                      missing.remove(r.getString("name"));
-                    }
-                  });
-              if (missing.isEmpty()) {
-                return Future.succeededFuture();
-              }
-              if (System.nanoTime() > deadline) {
-                return Future.failedFuture(
-                    new IllegalStateException(
-                        "the schedules table did not show "
-                            + missing.keySet()
-                            + " within "
-                            + PROJECTION_WAIT
-                            + " (is the schedules projection running?)"));
-              }
-              return vertxDelay(50).compose(v -> projected(versions, deadline));
-            });
-  }
-
-  private Future<Void> vertxDelay(long millis) {
-    io.vertx.core.Promise<Void> p = io.vertx.core.Promise.promise();
-    vertx.setTimer(millis, id -> p.complete());
-    return p.future();
-  }
+  public record Result(
+      int applied, int unchanged, int released, Collection<ScheduleSnapshot> schedules) {}
 
   /** Applies {@code file}; fails when a command or a read fails (start-up then fails). */
   public Future<Result> apply(JobsFile file) {
@@ -169,11 +121,11 @@ public final class JobsFileSync {
                   .map(
                       done -> {
                         int applied = changed(declared);
-                        Map<String, Long> touched = new HashMap<>();
+                        List<ScheduleSnapshot> touched = new ArrayList<>();
                         for (Future<CommandOutcome<ScheduleSnapshot>> f : all) {
                           ScheduleSnapshot snapshot = f.result().result();
                           if (snapshot != null && snapshot.name() != null) {
-                            touched.put(snapshot.name(), snapshot.version());
+                            touched.add(snapshot);
                           }
                         }
                         Result r =

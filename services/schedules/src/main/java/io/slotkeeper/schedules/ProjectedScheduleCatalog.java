@@ -16,8 +16,11 @@ import io.vertx.sqlclient.Tuple;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -45,7 +48,7 @@ public final class ProjectedScheduleCatalog implements ScheduleCatalog, AutoClos
   static final int FULL_READ_EVERY = 240;
 
   private static final String COLUMNS =
-      "SELECT name, definition::text AS definition, state, change_seq FROM schedules";
+      "SELECT name, definition::text AS definition, version, state, change_seq FROM schedules";
   private static final String ALL = COLUMNS;
   private static final String CHANGED =
       COLUMNS + " WHERE change_seq > $1 OR projected_at > clock_timestamp() - interval '5 seconds'";
@@ -55,6 +58,9 @@ public final class ProjectedScheduleCatalog implements ScheduleCatalog, AutoClos
   private final SlotkeeperMetrics metrics;
   private final Clock clock;
   private final InMemoryScheduleCatalog schedules = new InMemoryScheduleCatalog();
+  // The version each schedule is known at: a row older than it (the read table behind the
+  // write side, e.g. while a new projection catches up) is not applied.
+  private final Map<String, Long> versions = new ConcurrentHashMap<>();
 
   // Touched on the poll timer's context only, but read by health() from anywhere.
   private volatile long lastChange = -1;
@@ -72,6 +78,21 @@ public final class ProjectedScheduleCatalog implements ScheduleCatalog, AutoClos
     this.clock = clock;
     metrics.scheduleCatalogAge(
         () -> lastRead == null ? null : Duration.between(lastRead, clock.instant()));
+  }
+
+  /**
+   * Schedules known from the write side before the read table shows them (the jobs file's, as its
+   * sync left them); call before {@link #start()}.
+   */
+  public void seed(Collection<ScheduleSnapshot> known) {
+    for (ScheduleSnapshot s : known) {
+      versions.put(s.name(), s.version());
+      if (s.state() == ScheduleState.DELETED) {
+        schedules.remove(s.name());
+      } else {
+        schedules.put(JobSpecs.jobOf(s.definition()));
+      }
+    }
   }
 
   /** Reads every schedule, then polls; fails when the first read fails (no catalog to start). */
@@ -131,6 +152,12 @@ public final class ProjectedScheduleCatalog implements ScheduleCatalog, AutoClos
     for (Row row : rows) {
       lastChange = Math.max(lastChange, row.getLong("change_seq"));
       String name = row.getString("name");
+      long version = row.getLong("version");
+      Long known = versions.get(name);
+      if (known != null && version < known) {
+        continue;
+      }
+      versions.put(name, version);
       if (ScheduleState.DELETED.name().equals(row.getString("state"))) {
         schedules.remove(name);
         continue;
