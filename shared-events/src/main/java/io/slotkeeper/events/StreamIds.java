@@ -20,6 +20,9 @@ public final class StreamIds {
   /** Prefix of inventory streams (one per SKU). */
   public static final String INVENTORY = "inventory:";
 
+  /** Prefix of schedule streams (one per schedule name). */
+  public static final String SCHEDULE = "schedule:";
+
   /** Prefix of slot ledger streams. */
   public static final String SLOT = "slot:";
 
@@ -33,6 +36,11 @@ public final class StreamIds {
   /** The stream of a SKU's inventory. */
   public static String inventory(String sku) {
     return of(INVENTORY, sku);
+  }
+
+  /** The stream of a schedule. */
+  public static String schedule(String name) {
+    return of(SCHEDULE, name);
   }
 
   /** The stream of a slot (its ID from {@link DeterministicIds#forSlot}). */

@@ -14,6 +14,7 @@ import io.slotkeeper.api.http.support.ReadYourWrites;
 import io.slotkeeper.business.Business;
 import io.slotkeeper.business.fulfilment.OrderFulfilment;
 import io.slotkeeper.business.jobs.JobHandlers;
+import io.slotkeeper.business.jobs.RetentionCleanupJob;
 import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.idempotency.IdempotencyStore;
 import io.slotkeeper.leases.RedisLeases;
@@ -28,7 +29,13 @@ import io.slotkeeper.platform.config.SlotkeeperConfig;
 import io.slotkeeper.platform.db.Database;
 import io.slotkeeper.platform.db.ReadPools;
 import io.slotkeeper.scheduler.schedule.SlotClock;
+import io.slotkeeper.scheduler.schedule.job.JobDefinition;
+import io.slotkeeper.scheduler.schedule.job.JobSpecs;
 import io.slotkeeper.scheduler.schedule.job.JobsFile;
+import io.slotkeeper.schedules.JobsFileSync;
+import io.slotkeeper.schedules.ProjectedScheduleCatalog;
+import io.slotkeeper.schedules.Schedules;
+import io.slotkeeper.slots.JobHandler;
 import io.slotkeeper.slots.LedgerQueries;
 import io.slotkeeper.slots.SlotLedger;
 import io.slotkeeper.stream.EventReader;
@@ -57,6 +64,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -149,7 +157,7 @@ public final class Slotkeeper implements AutoCloseable {
     writeModel =
         WriteModel.start(
             database,
-            List.of(Business.module(), SlotLedger.module()),
+            List.of(Business.module(), SlotLedger.module(), Schedules.module()),
             new WriteModel.Options(
                 config.instanceId(),
                 config.commandThreads(),
@@ -174,15 +182,25 @@ public final class Slotkeeper implements AutoCloseable {
 
     RedisLeases leases = new RedisLeases(redis, "slotkeeper:");
     LedgerQueries ledger = new LedgerQueries(pool);
-    JobsFile jobs = JobsFile.fromEnvironment(config.jobsFileEnvironment());
+    Map<String, JobHandler> handlers =
+        JobHandlers.standard(writeModel.commands(), fulfilment, database.dataSource());
     SlotRunner runner =
         new SlotRunner(
-            vertx,
-            writeModel.batcher(),
-            JobHandlers.standard(writeModel.commands(), fulfilment, database.dataSource()),
-            config.instanceId(),
-            metrics,
-            slotClock);
+            vertx, writeModel.batcher(), handlers, config.instanceId(), metrics, slotClock);
+    // The jobs file is a declarative source of schedules: applied before the timers start; the
+    // timers and the API then read the schedules through the catalog.
+    JobsFile file = JobsFile.fromEnvironment(config.jobsFileEnvironment());
+    JobsFileSync.Result declared =
+        await(new JobsFileSync(writeModel.commands(), pool).apply(file), "the jobs file");
+    ProjectedScheduleCatalog schedules = new ProjectedScheduleCatalog(vertx, pool, metrics, clock);
+    // The file's schedules as the write side answered: a new projection may still be catching up.
+    schedules.seed(declared.schedules());
+    await(schedules.start(), "the schedule catalog");
+    toClose.push(schedules);
+    JobSpecs.Rules scheduleRules =
+        new JobSpecs.Rules(handlers.keySet(), ledgerRetention(file), Duration.ofSeconds(1));
+    // Until the timers read the catalog itself, they run what it holds at start-up.
+    JobsFile jobs = new JobsFile(file.source(), schedules.all());
     Timers timers =
         await(
             Timers.deploy(
@@ -243,7 +261,9 @@ public final class Slotkeeper implements AutoCloseable {
             metrics,
             Duration.ofSeconds(15),
             new NewKeyLimit(config.limits().idempotencyKeysPerHour(), slotClock),
-            events);
+            events,
+            schedules,
+            scheduleRules);
     HttpApiDependencies httpDeps =
         new HttpApiDependencies(
             deps,
@@ -299,6 +319,26 @@ public final class Slotkeeper implements AutoCloseable {
         limits.bindAddress(),
         httpPort,
         grpcPort);
+  }
+
+  /**
+   * The slot ledger's retention as the jobs file's retention job sets it (the shortest, if several
+   * run that handler): a catch-up window longer than it could not tell which old slots ran.
+   */
+  private static Duration ledgerRetention(JobsFile file) {
+    Duration shortest = null;
+    for (JobDefinition job : file.jobs()) {
+      String raw = job.params().get("ledgerRetention");
+      if (RetentionCleanupJob.NAME.equals(job.handler()) && raw != null) {
+        try {
+          Duration d = Duration.parse(raw.trim());
+          shortest = shortest == null || d.compareTo(shortest) < 0 ? d : shortest;
+        } catch (java.time.format.DateTimeParseException e) {
+          // the job reports its bad parameter when it runs
+        }
+      }
+    }
+    return shortest == null ? RetentionCleanupJob.DEFAULT_LEDGER_RETENTION : shortest;
   }
 
   private static void undeployAll(Vertx vertx) throws Exception {

@@ -25,7 +25,12 @@ public abstract class CommandRefused extends RuntimeException {
      * Well formed and allowed by the state, but it would break a limit, or it reuses an ID or key
      * spent on something else (422, FAILED_PRECONDITION).
      */
-    RULE_VIOLATED("Rule violated");
+    RULE_VIOLATED("Rule violated"),
+    /**
+     * It was sent for a version of the aggregate that is no longer current (an {@code If-Match}
+     * that does not match: 412, FAILED_PRECONDITION).
+     */
+    STALE_VERSION("Precondition Failed");
 
     private final String title;
 

@@ -295,6 +295,34 @@ public final class SlotkeeperMetrics {
 
   // ---- end of timer health ----
 
+  // ---- Schedule catalog: each instance's copy of the schedules read table ----
+
+  /** Seconds since this instance's schedule catalog last read the read table (NaN before). */
+  public void scheduleCatalogAge(Supplier<Duration> age) {
+    Gauge.builder(
+            "slotkeeper.schedule.catalog.age.seconds",
+            age,
+            a -> {
+              Duration d = a.get();
+              return d == null ? Double.NaN : d.toNanos() / 1e9;
+            })
+        .description("time since this instance's schedule catalog last read the schedules table")
+        .strongReference(true)
+        .register(registry);
+    scheduleCatalogErrorCounter();
+  }
+
+  /** A poll of the schedules table failed or timed out (it is retried on the next tick). */
+  public void scheduleCatalogError() {
+    scheduleCatalogErrorCounter().increment();
+  }
+
+  private Counter scheduleCatalogErrorCounter() {
+    return Counter.builder("slotkeeper.schedule.catalog.errors")
+        .description("failed or timed-out polls of the schedules table")
+        .register(registry);
+  }
+
   private Counter slotCounter(String job, SlotOutcome outcome) {
     return Counter.builder("slotkeeper.slots")
         .description("slots by outcome (fired, completed, failed, duplicate, skipped, missed ...)")

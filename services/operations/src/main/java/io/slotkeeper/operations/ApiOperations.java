@@ -11,6 +11,8 @@ import io.slotkeeper.operations.orders.OrderOperations;
 import io.slotkeeper.operations.orders.OrderQueries;
 import io.slotkeeper.operations.refunds.RefundOperations;
 import io.slotkeeper.operations.refunds.RefundQueries;
+import io.slotkeeper.operations.schedules.ScheduleOperations;
+import io.slotkeeper.operations.schedules.ScheduleQueries;
 import io.slotkeeper.operations.support.CommandBridge;
 import io.vertx.core.Vertx;
 
@@ -24,7 +26,8 @@ public record ApiOperations(
     OrderOperations orders,
     InventoryOperations inventory,
     RefundOperations refunds,
-    JobOperations jobs) {
+    JobOperations jobs,
+    ScheduleOperations schedules) {
 
   /** The operations of one verticle (one event-loop context). */
   public static ApiOperations create(Vertx vertx, OperationsDependencies deps) {
@@ -34,6 +37,16 @@ public record ApiOperations(
     OneCommandOperations oneCommand =
         new OneCommandOperations(deps.idempotency(), commands, answers);
     ClaimedOperations claimed = new ClaimedOperations(deps.idempotency(), answers);
+    JobRunQueries runs = new JobRunQueries(deps.pool());
+    ScheduleOperations schedules =
+        new ScheduleOperations(
+            oneCommand,
+            new ScheduleQueries(deps.pool()),
+            runs,
+            deps.leases(),
+            deps.schedules(),
+            deps.scheduleRules(),
+            deps.timers().clock());
     return new ApiOperations(
         claimed,
         new OrderOperations(
@@ -41,6 +54,13 @@ public record ApiOperations(
         new InventoryOperations(oneCommand, new InventoryQueries(deps.pool())),
         new RefundOperations(commands, oneCommand, claimed, new RefundQueries(deps.pool())),
         new JobOperations(
-            deps.timers(), deps.ledger(), deps.leases(), new JobRunQueries(deps.pool()), claimed));
+            deps.timers(),
+            deps.schedules(),
+            schedules,
+            deps.ledger(),
+            deps.leases(),
+            runs,
+            claimed),
+        schedules);
   }
 }

@@ -7,6 +7,8 @@ import io.slotkeeper.leases.RedisLeases;
 import io.slotkeeper.metrics.SlotkeeperMetrics;
 import io.slotkeeper.operations.auth.Tokens;
 import io.slotkeeper.operations.idempotency.NewKeyLimit;
+import io.slotkeeper.scheduler.schedule.job.JobSpecs;
+import io.slotkeeper.scheduler.schedule.job.ScheduleCatalog;
 import io.slotkeeper.slots.LedgerQueries;
 import io.slotkeeper.stream.EventReader;
 import io.slotkeeper.timers.Timers;
@@ -28,4 +30,6 @@ public record OperationsDependencies(
     SlotkeeperMetrics metrics,
     Duration commandTimeout,
     NewKeyLimit newKeys,
-    EventReader events) {}
+    EventReader events,
+    ScheduleCatalog schedules,
+    JobSpecs.Rules scheduleRules) {}

@@ -52,6 +52,7 @@ public final class GrpcApiVerticle extends VerticleBase {
             InventoryGrpcService.create(calls, ops.inventory()),
             RefundGrpcService.create(calls, ops.refunds()),
             JobGrpcService.create(calls, ops.jobs()),
+            ScheduleGrpcService.create(calls, ops.schedules()),
             EventGrpcService.create(calls, vertx, deps.events()));
 
     int maxMessageBytes = config().getInteger("maxMessageBytes", 256 * 1024);

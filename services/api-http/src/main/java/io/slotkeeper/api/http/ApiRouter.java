@@ -11,6 +11,7 @@ import io.slotkeeper.api.http.limits.RequestTimeouts;
 import io.slotkeeper.api.http.orders.OrderRoutes;
 import io.slotkeeper.api.http.problem.HttpProblems;
 import io.slotkeeper.api.http.refunds.RefundRoutes;
+import io.slotkeeper.api.http.schedules.ScheduleRoutes;
 import io.slotkeeper.console.ConsoleRoutes;
 import io.slotkeeper.operations.ApiOperations;
 import io.slotkeeper.operations.OperationsDependencies;
@@ -49,7 +50,8 @@ public final class ApiRouter {
     BearerAuth auth = new BearerAuth(new TokenCheck(shared.tokens()));
     ApiOperations ops = ApiOperations.create(vertx, shared);
 
-    new HealthRoutes(shared.pool(), deps.redis(), shared.writeModel(), shared.timers())
+    new HealthRoutes(
+            shared.pool(), deps.redis(), shared.writeModel(), shared.timers(), shared.schedules())
         .mount(router);
     router
         .get("/metrics")
@@ -70,6 +72,7 @@ public final class ApiRouter {
     new AdminRoutes(vertx, shared.writeModel(), ops.claimed()).mount(router, auth);
     new EventRoutes(vertx, shared.events()).mount(router, auth);
     new JobRoutes(ops.jobs()).mount(router, auth);
+    new ScheduleRoutes(ops.schedules(), ops.jobs()).mount(router, auth);
 
     router.route().failureHandler(ApiRouter::failure);
     router.errorHandler(

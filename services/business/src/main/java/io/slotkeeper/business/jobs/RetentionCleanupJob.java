@@ -27,6 +27,9 @@ public final class RetentionCleanupJob implements JobHandler {
 
   public static final String NAME = "retention-cleanup";
 
+  /** How long finished slots stay in {@code job_runs} unless {@code ledgerRetention} says. */
+  public static final Duration DEFAULT_LEDGER_RETENTION = Duration.ofDays(30);
+
   private static final String KEYS =
       "DELETE FROM idempotency_keys"
           + " WHERE expires_at < now() OR created_at < now() - (? * interval '1 second')";
@@ -43,7 +46,8 @@ public final class RetentionCleanupJob implements JobHandler {
 
   @Override
   public Map<String, Long> run(SlotRun run) {
-    Duration retention = JobParams.positiveDuration(run, "ledgerRetention", Duration.ofDays(30));
+    Duration retention =
+        JobParams.positiveDuration(run, "ledgerRetention", DEFAULT_LEDGER_RETENTION);
     Duration keys = JobParams.positiveDuration(run, "idempotencyKeyRetention", Duration.ofDays(2));
     return new Tally("idempotencyKeysDeleted", "jobRunsDeleted")
         .add("idempotencyKeysDeleted", sql.update(KEYS, keys.toSeconds()))

@@ -7,6 +7,7 @@ import io.slotkeeper.operations.idempotency.ClaimedOperations;
 import io.slotkeeper.operations.idempotency.KeyedAnswers;
 import io.slotkeeper.operations.idempotency.Outcome;
 import io.slotkeeper.operations.problem.ApiProblem;
+import io.slotkeeper.operations.schedules.ScheduleOperations;
 import io.slotkeeper.operations.support.ApiResponse;
 import io.slotkeeper.operations.support.PathIds;
 import io.slotkeeper.operations.support.Ranges;
@@ -15,6 +16,7 @@ import io.slotkeeper.scheduler.schedule.CronSchedule;
 import io.slotkeeper.scheduler.schedule.Schedule;
 import io.slotkeeper.scheduler.schedule.Slots;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
+import io.slotkeeper.scheduler.schedule.job.ScheduleCatalog;
 import io.slotkeeper.slots.LedgerQueries;
 import io.slotkeeper.timers.RunResult;
 import io.slotkeeper.timers.SlotRunner.Trigger;
@@ -33,7 +35,9 @@ import java.util.Set;
 
 /**
  * The scheduled jobs, protocol-free (shared by HTTP and gRPC): state, runs, pause/resume, manual
- * trigger and backfill.
+ * trigger and backfill, of the schedules the catalog holds. The routes under {@code
+ * /v1/schedules/{name}} (runs, trigger, backfill) and the deprecated {@code /v1/jobs} ones both
+ * come here.
  */
 public final class JobOperations {
 
@@ -42,6 +46,8 @@ public final class JobOperations {
   public static final int MAX_RUNS_LIMIT = 1_000;
 
   private final Timers timers;
+  private final ScheduleCatalog schedules;
+  private final ScheduleOperations scheduleOperations;
   private final LedgerQueries ledger;
   private final RedisLeases leases;
   private final JobRunQueries runs;
@@ -49,11 +55,15 @@ public final class JobOperations {
 
   public JobOperations(
       Timers timers,
+      ScheduleCatalog schedules,
+      ScheduleOperations scheduleOperations,
       LedgerQueries ledger,
       RedisLeases leases,
       JobRunQueries runs,
       ClaimedOperations claimed) {
     this.timers = timers;
+    this.schedules = schedules;
+    this.scheduleOperations = scheduleOperations;
     this.ledger = ledger;
     this.leases = leases;
     this.runs = runs;
@@ -62,13 +72,13 @@ public final class JobOperations {
 
   private JobDefinition job(String name) {
     PathIds.require("job", name);
-    return timers.job(name).orElseThrow(() -> ApiProblem.notFound("no job named " + name));
+    return schedules.get(name).orElseThrow(() -> ApiProblem.notFound("no job named " + name));
   }
 
   /** Every job with its state and last runs. */
   public Future<JsonObject> list() {
     List<Future<JsonObject>> all = new ArrayList<>();
-    for (JobDefinition job : timers.jobs().jobs()) {
+    for (JobDefinition job : schedules.all()) {
       all.add(describe(job, 3));
     }
     return Future.all(all)
@@ -132,23 +142,15 @@ public final class JobOperations {
         .map(list -> new JsonObject().put("job", job.name()).put("runs", list));
   }
 
-  /** Pauses or resumes the job (its timers skip slots while paused). */
+  /**
+   * Pauses or resumes the job: the schedule's pause (its timers skip slots while paused), answered
+   * in this route's old shape.
+   */
   public Future<Outcome> pause(IdempotencyKey key, String name, boolean paused, JsonObject body) {
     JobDefinition job = job(name);
     KeyedAnswers.require(key);
     RequestFields.of(body, Set.of()).throwIfInvalid();
-    return claimed.run(
-        paused ? "jobs.pause" : "jobs.resume",
-        key,
-        new JsonObject().put("job", job.name()),
-        "/v1/jobs/" + job.name() + (paused ? "/pause" : "/resume"),
-        k ->
-            ledger
-                .setPaused(job.name(), paused)
-                .map(
-                    v ->
-                        ApiResponse.ok(
-                            new JsonObject().put("job", job.name()).put("paused", paused))));
+    return scheduleOperations.pauseJob(key, job.name(), paused);
   }
 
   /** Fires one slot of the schedule now (manual trigger); a slot that ran answers "duplicate". */

@@ -60,6 +60,8 @@ public final class Problems {
         return 404;
       case RULE_VIOLATED:
         return 422;
+      case STALE_VERSION:
+        return 412;
       default: // WRONG_STATE, CONFLICT
         return 409;
     }

@@ -4,6 +4,8 @@ import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.commands.projection.ProjectionLag;
 import io.slotkeeper.commands.projection.StuckSegment;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
+import io.slotkeeper.scheduler.schedule.job.ScheduleCatalog;
+import io.slotkeeper.schedules.ProjectedScheduleCatalog;
 import io.slotkeeper.timers.Timers;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -38,12 +40,15 @@ public final class HealthRoutes {
   private final RedisAPI redis;
   private final WriteModel writeModel;
   private final Timers timers;
+  private final ScheduleCatalog schedules;
 
-  public HealthRoutes(Pool pool, RedisAPI redis, WriteModel writeModel, Timers timers) {
+  public HealthRoutes(
+      Pool pool, RedisAPI redis, WriteModel writeModel, Timers timers, ScheduleCatalog schedules) {
     this.pool = pool;
     this.redis = redis;
     this.writeModel = writeModel;
     this.timers = timers;
+    this.schedules = schedules;
   }
 
   public void mount(Router router) {
@@ -59,23 +64,49 @@ public final class HealthRoutes {
             done -> {
               JsonObject timers = timers();
               JsonObject projections = projections();
+              JsonObject catalog = scheduleCatalog();
               JsonObject checks =
                   new JsonObject()
                       .put("postgres", status(pg))
                       .put("redis", status(rd))
                       .put("projections", projections)
                       .put("leases", leases())
-                      .put("timers", timers);
+                      .put("timers", timers)
+                      .put("scheduleCatalog", catalog);
               boolean up = pg.succeeded() && rd.succeeded();
               String status =
                   !up
                       ? "DOWN"
-                      : degraded(projections) || timersDegraded(timers) ? "DEGRADED" : "UP";
+                      : degraded(projections)
+                              || timersDegraded(timers)
+                              || !"UP".equals(catalog.getString("status"))
+                          ? "DEGRADED"
+                          : "UP";
               ctx.response()
                   .setStatusCode(up ? 200 : 503)
                   .putHeader("Content-Type", "application/json")
                   .end(new JsonObject().put("status", status).put("checks", checks).encode());
             });
+  }
+
+  /**
+   * This instance's copy of the schedules: {@code UP} while its polls of the read table work,
+   * {@code STALE} (readiness DEGRADED) with the failures in a row and the last error when they do
+   * not: the timers and the API here then run on schedules as they were at the last good read.
+   */
+  private JsonObject scheduleCatalog() {
+    if (!(schedules instanceof ProjectedScheduleCatalog)) {
+      return new JsonObject().put("status", "UP");
+    }
+    ProjectedScheduleCatalog.Health h = ((ProjectedScheduleCatalog) schedules).health();
+    JsonObject j =
+        new JsonObject()
+            .put("status", h.upToDate() ? "UP" : "STALE")
+            .put("lastRead", h.lastRead() == null ? null : h.lastRead().toString());
+    if (!h.upToDate()) {
+      j.put("failuresInARow", h.failuresInARow()).put("lastError", h.lastError());
+    }
+    return j;
   }
 
   // Projections: lag over all segments, and every segment that does not advance (issue 24).
