@@ -33,14 +33,17 @@ public final class TimerHealth {
     }
   }
 
-  /** A failed step of a job's timer, named for the metrics; its cause is the fault itself. */
+  /**
+   * A failed step of a timer (of a job, or of a partition's lease), named for the metrics; its
+   * cause is the fault itself.
+   */
   static final class StepFault extends RuntimeException {
-    final String job;
+    final String subject;
     final Step step;
 
-    StepFault(String job, Step step, Throwable cause) {
-      super("timer of job " + job + ": " + step.tag() + " failed: " + cause, cause);
-      this.job = job;
+    StepFault(String subject, Step step, Throwable cause) {
+      super(subject + ": " + step.tag() + " failed: " + cause, cause);
+      this.subject = subject;
       this.step = step;
     }
   }

@@ -42,21 +42,23 @@ class TimersIT {
   }
 
   private static JobsFile job(String name, String catchUp, String leaseTtl) {
-    return JobsFile.parse(
-        "jobs:\n"
-            + "  - name: "
-            + name
-            + "\n"
-            + "    schedule: { every: PT1S }\n"
-            + "    catchUp: { policy: "
-            + catchUp
-            + ", window: PT1M }\n"
-            + "    overlap: ALLOW\n"
-            + "    leaseTtl: "
-            + leaseTtl
-            + "\n"
-            + "    retry: { maxAttempts: 3, initialBackoff: PT0.2S }\n",
-        "test-jobs");
+    return JobsFile.parse(jobYaml(name, catchUp, leaseTtl), "test-jobs");
+  }
+
+  private static String jobYaml(String name, String catchUp, String leaseTtl) {
+    return "jobs:\n"
+        + "  - name: "
+        + name
+        + "\n"
+        + "    schedule: { every: PT1S }\n"
+        + "    catchUp: { policy: "
+        + catchUp
+        + ", window: PT1M }\n"
+        + "    overlap: ALLOW\n"
+        + "    leaseTtl: "
+        + leaseTtl
+        + "\n"
+        + "    retry: { maxAttempts: 3, initialBackoff: PT0.2S }\n";
   }
 
   /** A job whose one effect per slot is a stock receipt under the slot's command ID. */
@@ -317,8 +319,20 @@ class TimersIT {
   void afterDowntimeTheCatchUpPolicyDecides() throws Exception {
     Instant lastRun = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(8);
     seedLastSlot(lastRun, List.of("all-job", "latest-job"));
-    start("all", job("all-job", "ALL", "PT2S"), receiving("all-job"));
-    start("latest", job("latest-job", "LATEST", "PT2S"), receiving("latest-job"));
+    // Every instance reads the same schedules: either may hold either job's partition.
+    JobsFile both =
+        JobsFile.parse(
+            jobYaml("all-job", "ALL", "PT2S")
+                + jobYaml("latest-job", "LATEST", "PT2S").replace("jobs:\n", ""),
+            "test-jobs");
+    Function<WriteModel, Map<String, JobHandler>> handlers =
+        model -> {
+          Map<String, JobHandler> h = new java.util.HashMap<>(receiving("all-job").apply(model));
+          h.putAll(receiving("latest-job").apply(model));
+          return h;
+        };
+    start("all", both, handlers);
+    start("latest", both, handlers);
     await()
         .atMost(Duration.ofSeconds(20))
         .until(

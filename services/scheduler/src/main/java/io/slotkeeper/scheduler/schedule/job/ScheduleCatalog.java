@@ -5,10 +5,10 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * The schedules this service runs, as they are now. The timers and the operator API read it
- * instead of the jobs file; a schedule created, changed or deleted is announced to the listeners by
- * name, and they read it again. Whether a schedule is paused is not part of it: that is an
- * operator's switch the timers read from the slot ledger's side ({@code job_controls}).
+ * The schedules this service runs, as they are now. The timers and the operator API read it instead
+ * of the jobs file; a schedule created, changed or deleted is announced to the listeners by name,
+ * and they read it again. Whether a schedule is paused is not part of it: that is an operator's
+ * switch the timers read from the slot ledger's side ({@code job_controls}).
  */
 public interface ScheduleCatalog {
 
