@@ -28,7 +28,9 @@ import io.slotkeeper.platform.config.SlotkeeperConfig;
 import io.slotkeeper.platform.db.Database;
 import io.slotkeeper.platform.db.ReadPools;
 import io.slotkeeper.scheduler.schedule.SlotClock;
+import io.slotkeeper.scheduler.schedule.job.InMemoryScheduleCatalog;
 import io.slotkeeper.scheduler.schedule.job.JobsFile;
+import io.slotkeeper.scheduler.schedule.job.ScheduleCatalog;
 import io.slotkeeper.slots.LedgerQueries;
 import io.slotkeeper.slots.SlotLedger;
 import io.slotkeeper.stream.EventReader;
@@ -174,7 +176,9 @@ public final class Slotkeeper implements AutoCloseable {
 
     RedisLeases leases = new RedisLeases(redis, "slotkeeper:");
     LedgerQueries ledger = new LedgerQueries(pool);
-    JobsFile jobs = JobsFile.fromEnvironment(config.jobsFileEnvironment());
+    // The schedules of the jobs file; the timers and the API read them through the catalog.
+    ScheduleCatalog schedules =
+        InMemoryScheduleCatalog.of(JobsFile.fromEnvironment(config.jobsFileEnvironment()));
     SlotRunner runner =
         new SlotRunner(
             vertx,
@@ -187,19 +191,20 @@ public final class Slotkeeper implements AutoCloseable {
         await(
             Timers.deploy(
                 vertx,
-                jobs,
+                schedules,
                 runner,
                 writeModel.batcher(),
                 leases,
                 ledger,
                 slotClock,
                 config.instanceId(),
-                config.timersEnabled()),
+                new Timers.Settings(
+                    config.timersEnabled(), config.timerPartitions(), config.timerLeaseTtl())),
             "the timers");
 
     if (config.timersEnabled()) {
       await(
-          vertx.deployVerticle(new ExpectedSlotsVerticle(jobs.jobs(), metrics, slotClock)),
+          vertx.deployVerticle(new ExpectedSlotsVerticle(schedules.all(), metrics, slotClock)),
           "the expected slots counter");
     }
     ClockSkewVerticle skew = new ClockSkewVerticle(pool, slotClock);

@@ -56,7 +56,13 @@ class ObservabilityIT {
     h =
         new AppHarness(
             "observability",
-            Map.of("SLOTKEEPER_TIMERS_ENABLED", "true", "SLOTKEEPER_JOBS_FILE", jobs.toString()));
+            Map.of(
+                "SLOTKEEPER_TIMERS_ENABLED",
+                "true",
+                "SLOTKEEPER_TIMER_LEASE_TTL",
+                "PT2S",
+                "SLOTKEEPER_JOBS_FILE",
+                jobs.toString()));
     HttpResponse<String> order = h.post("/v1/orders", AppHarness.CLIENT, "obs-order-1", BODY);
     assertThat(order.statusCode()).as(order.body()).isEqualTo(201);
     assertThat(h.post("/v1/orders", AppHarness.CLIENT, "obs-order-1", BODY).statusCode())

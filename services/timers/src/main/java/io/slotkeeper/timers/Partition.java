@@ -43,7 +43,8 @@ final class Partition {
   private final CursorLoads loads;
   // Read by health checks and scrapes on other threads.
   private final Map<String, ScheduleTimer> timers = new ConcurrentHashMap<>();
-  private boolean maintaining;
+  private boolean renewing;
+  private boolean reading;
   private Instant drainingSince;
   private boolean standAside;
   private volatile Fault lastFault;
@@ -130,32 +131,42 @@ final class Partition {
         .onFailure(this::fault);
   }
 
-  /** One upkeep; completes when it is done (each call has its deadline). */
-  Future<Void> maintain() {
-    if (maintaining || !held()) {
-      return Future.succeededFuture();
+  /**
+   * One upkeep: the lease renewal, and (unless the previous one is still going) the ledger reads.
+   * The renewal never waits behind a slow read: a read may take its whole deadline, a lease not
+   * renewed for a TTL is lost.
+   */
+  void maintain() {
+    if (!held()) {
+      return;
     }
-    maintaining = true;
-    return lease
-        .keep()
-        .compose(
-            kept -> {
-              if (!kept.held()) {
-                gone();
-                return Future.succeededFuture(false);
-              }
-              return Future.succeededFuture(!draining());
-            })
-        .compose(go -> go ? refreshPause().compose(v -> upkeepTimers()) : Future.succeededFuture())
+    if (!renewing) {
+      renewing = true;
+      lease
+          .keep()
+          .onSuccess(
+              kept -> {
+                if (!kept.held()) {
+                  gone();
+                }
+              })
+          .onFailure(this::fault)
+          .onComplete(done -> renewing = false);
+    }
+    if (reading || draining()) {
+      return;
+    }
+    reading = true;
+    refreshPause()
+        .compose(v -> upkeepTimers())
         .onSuccess(v -> timers.values().forEach(ScheduleTimer::maintained))
         .onFailure(this::fault)
         // Belt and braces: every step has its own deadline, so this never waits for ever.
         .timeout(4 * LedgerCursor.LOAD_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-        .transform(
+        .onComplete(
             done -> {
-              maintaining = false;
+              reading = false;
               giveUpUnusableLease();
-              return Future.succeededFuture();
             });
   }
 

@@ -44,6 +44,8 @@ final class ScheduleTimer {
   private ScheduleTimer predecessor;
   private boolean pauseKnown;
   private boolean stopped;
+  // The last cursor load failed: waiting in line for a load is not being unable to plan.
+  private boolean loadFailed;
 
   ScheduleTimer(
       Vertx vertx,
@@ -163,11 +165,15 @@ final class ScheduleTimer {
         .onSuccess(
             v -> {
               predecessor = null;
+              loadFailed = false;
               health.maintained();
+              // Stalled counts from here: a timer waiting for its load was not behind by choice.
+              health.progressed(clock.now());
               planner.plan();
             })
         .onFailure(
             e -> {
+              loadFailed = true;
               health.fault(Step.CURSOR, e, clock.now());
               log.warn(
                   "timer of job {}: {} failed: {}", job.name(), Step.CURSOR.tag(), e.toString());
@@ -200,8 +206,16 @@ final class ScheduleTimer {
     }
   }
 
-  /** Whether this instance cannot fire the schedule: see {@link TimerHealth#unusable}. */
+  /**
+   * Whether this instance cannot fire the schedule: its cursor loads kept failing for {@code
+   * patience}, or it stalled (see {@link TimerHealth#unusable}).
+   */
   boolean unusable(Duration patience, Instant now) {
+    if (!cursor.loaded() && !loadFailed) {
+      // Waiting in line for its first load (a partition just gained): neither failing nor stalled.
+      health.waiting();
+      return false;
+    }
     return health.unusable(cursor.loaded(), patience, now);
   }
 }

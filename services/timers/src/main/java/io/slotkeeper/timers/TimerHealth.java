@@ -115,6 +115,11 @@ public final class TimerHealth {
     return false;
   }
 
+  /** The timer waits for its cursor's first load: progress and patience count from its end. */
+  void waiting() {
+    unableSince = null;
+  }
+
   /** Whether the job is stalled on this instance: see {@link #stalledSince(Instant)}. */
   boolean stalled(Instant now) {
     return stalledSince(now).isPresent();

@@ -68,7 +68,7 @@ public final class JobOperations {
   /** Every job with its state and last runs. */
   public Future<JsonObject> list() {
     List<Future<JsonObject>> all = new ArrayList<>();
-    for (JobDefinition job : timers.jobs().jobs()) {
+    for (JobDefinition job : timers.catalog().all()) {
       all.add(describe(job, 3));
     }
     return Future.all(all)

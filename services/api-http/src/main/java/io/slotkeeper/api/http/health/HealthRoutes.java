@@ -4,6 +4,7 @@ import io.slotkeeper.commands.WriteModel;
 import io.slotkeeper.commands.projection.ProjectionLag;
 import io.slotkeeper.commands.projection.StuckSegment;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
+import io.slotkeeper.timers.PartitionTimers;
 import io.slotkeeper.timers.Timers;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -66,6 +67,7 @@ public final class HealthRoutes {
                       .put("projections", projections)
                       .put("leases", leases())
                       .put("timers", timers);
+              this.timers.partitions().ifPresent(p -> checks.put("partitions", partitions(p)));
               boolean up = pg.succeeded() && rd.succeeded();
               String status =
                   !up
@@ -135,7 +137,7 @@ public final class HealthRoutes {
 
   private JsonObject leases() {
     JsonObject jobs = new JsonObject();
-    for (JobDefinition job : timers.jobs().jobs()) {
+    for (JobDefinition job : timers.catalog().all()) {
       JsonObject state = new JsonObject().put("held", false);
       timers
           .heldLease(job.name())
@@ -143,6 +145,29 @@ public final class HealthRoutes {
       jobs.put(job.name(), state);
     }
     return jobs;
+  }
+
+  /**
+   * The timer partitions on this instance: how many there are, the live instances sharing them,
+   * this instance's fair share, the ones it holds, and the last fault of sharing them.
+   */
+  private static JsonObject partitions(PartitionTimers.Report p) {
+    JsonObject j =
+        new JsonObject()
+            .put("count", p.partitions())
+            .put("liveInstances", p.liveInstances())
+            .put("share", p.share())
+            .put("held", new JsonArray(p.held()));
+    p.lastFault()
+        .ifPresent(
+            f ->
+                j.put(
+                    "lastError",
+                    new JsonObject()
+                        .put("step", f.step().tag())
+                        .put("error", f.error())
+                        .put("at", f.at().toString())));
+    return j;
   }
 
   // ---- Timer health: stalled and failing jobs (docs/scheduling.md, "Self-healing") ----
@@ -154,7 +179,7 @@ public final class HealthRoutes {
    */
   private JsonObject timers() {
     JsonObject jobs = new JsonObject();
-    for (JobDefinition job : timers.jobs().jobs()) {
+    for (JobDefinition job : timers.catalog().all()) {
       timers
           .health(job.name())
           .ifPresent(
