@@ -53,7 +53,8 @@ class PartitionSharingIT {
       yaml.append("  - name: share-")
           .append(i)
           .append("\n    handler: noop\n    schedule: { every: PT1S }\n")
-          .append("    catchUp: { policy: ALL, window: PT1M }\n    leaseTtl: PT2S\n");
+          .append("    catchUp: { policy: ALL, window: PT1M }\n    overlap: ALLOW\n")
+          .append("    leaseTtl: PT2S\n");
     }
     return InMemoryScheduleCatalog.of(JobsFile.parse(yaml.toString(), "test-jobs"));
   }

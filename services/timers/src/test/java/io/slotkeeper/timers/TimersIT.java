@@ -97,6 +97,23 @@ class TimersIT {
     for (int i = 1; i < 3; i++) {
       start("instance-" + i, jobs, receiving(job));
     }
+    // The instances share the partitions: the job's partition may move while they settle (a
+    // hand-over takes up to a lease upkeep period and a cursor load).
+    int partitions = TimerInstance.SETTINGS.partitions();
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                instances.stream()
+                        .allMatch(
+                            i ->
+                                i.timers.partitions().orElseThrow().held().size()
+                                    <= (partitions + 2) / 3)
+                    && instances.stream()
+                            .mapToInt(i -> i.timers.partitions().orElseThrow().held().size())
+                            .sum()
+                        == partitions);
+    Instant settled = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
     Thread.sleep(30_000);
     Instant end = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(2);
     for (TimerInstance i : instances) {
@@ -135,8 +152,13 @@ class TimersIT {
         .isEqualTo(count("SELECT count(DISTINCT " + reason + ")" + effects));
     assertThat(count("SELECT count(*) FROM job_runs WHERE job = '" + job + "' AND attempts > 1"))
         .isZero();
-    // Lag from the nominal instant stays small.
-    assertThat(count("SELECT max(lag_ms) FROM job_runs" + window)).isLessThan(1_000);
+    // Lag from the nominal instant stays small once the partitions are shared out.
+    long lag =
+        count("SELECT max(lag_ms) FROM job_runs" + window + " AND nominal >= '" + settled + "'");
+    System.out.printf(
+        "lag after settling: max %d ms; over the whole window: max %d ms%n",
+        lag, count("SELECT max(lag_ms) FROM job_runs" + window));
+    assertThat(lag).isLessThan(1_000);
   }
 
   @Test
