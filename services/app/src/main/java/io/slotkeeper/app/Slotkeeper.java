@@ -204,7 +204,7 @@ public final class Slotkeeper implements AutoCloseable {
 
     if (config.timersEnabled()) {
       await(
-          vertx.deployVerticle(new ExpectedSlotsVerticle(schedules.all(), metrics, slotClock)),
+          vertx.deployVerticle(new ExpectedSlotsVerticle(schedules, metrics, slotClock)),
           "the expected slots counter");
     }
     ClockSkewVerticle skew = new ClockSkewVerticle(pool, slotClock);
