@@ -174,7 +174,9 @@ public final class Slotkeeper implements AutoCloseable {
             config.pgClientPoolSize(),
             "slotkeeper-read-" + config.instanceId());
 
-    RedisLeases leases = new RedisLeases(redis, "slotkeeper:");
+    // Namespaced by the database: deployments (or test runs) that share a Redis but not a database
+    // never share timer partitions, whose schedules they would not know.
+    RedisLeases leases = new RedisLeases(redis, leasePrefix(infra.postgres().database()));
     LedgerQueries ledger = new LedgerQueries(pool);
     // The schedules of the jobs file; the timers and the API read them through the catalog.
     ScheduleCatalog schedules =
@@ -390,5 +392,10 @@ public final class Slotkeeper implements AutoCloseable {
         log.warn("shutdown step failed: {}", e.toString());
       }
     }
+  }
+
+  /** The Redis key prefix of the leases and the timer roster of the deployment on {@code db}. */
+  public static String leasePrefix(String db) {
+    return "slotkeeper:" + db + ":";
   }
 }

@@ -29,10 +29,6 @@ class CleanShutdownIT {
   @Test
   void aCleanStopReleasesTheLeasesItHolds() throws Exception {
     String job = "shutdown-" + UUID.randomUUID().toString().substring(0, 8);
-    // The lease of the job's partition (the default count).
-    Partitions partitions = new Partitions(64);
-    String leaseKey = "slotkeeper:lease:{" + partitions.leaseName(partitions.of(job)) + "}";
-    String roster = "slotkeeper:roster:{timer-partitions}";
     Path jobs = dir.resolve("jobs.yaml");
     // A TTL far longer than the test: only a release removes the key before the test ends.
     Files.writeString(
@@ -52,6 +48,11 @@ class CleanShutdownIT {
           new AppHarness(
               "clean_shutdown",
               Map.of("SLOTKEEPER_TIMERS_ENABLED", "true", "SLOTKEEPER_JOBS_FILE", jobs.toString()));
+      // The lease of the job's partition (the default count), in the deployment's namespace.
+      Partitions partitions = new Partitions(64);
+      String prefix = Slotkeeper.leasePrefix(h.db.database());
+      String leaseKey = prefix + "lease:{" + partitions.leaseName(partitions.of(job)) + "}";
+      String roster = prefix + "roster:{timer-partitions}";
       Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> exists(redis, leaseKey));
       h.close();
       assertThat(exists(redis, leaseKey)).as("lease key after a clean stop").isFalse();

@@ -42,12 +42,15 @@ public final class Timers {
   }
 
   private final ScheduleCatalog catalog;
+  private final Partitions partitions;
   private final SlotRunner runner;
   private final SlotClock clock;
   private volatile PartitionTimers engine;
 
-  private Timers(ScheduleCatalog catalog, SlotRunner runner, SlotClock clock) {
+  private Timers(
+      ScheduleCatalog catalog, Partitions partitions, SlotRunner runner, SlotClock clock) {
     this.catalog = catalog;
+    this.partitions = partitions;
     this.runner = runner;
     this.clock = clock;
   }
@@ -82,7 +85,8 @@ public final class Timers {
                     + "', which this build does not have"));
       }
     }
-    Timers timers = new Timers(catalog, runner, clock);
+    Partitions partitions = new Partitions(settings.partitions());
+    Timers timers = new Timers(catalog, partitions, runner, clock);
     catalog.all().forEach(job -> timers.register(job.name()));
     catalog.onChange(name -> catalog.get(name).ifPresent(job -> timers.register(name)));
     if (!settings.enabled()) {
@@ -92,7 +96,7 @@ public final class Timers {
     PartitionTimers engine =
         new PartitionTimers(
             catalog,
-            new Partitions(settings.partitions()),
+            partitions,
             runner,
             commands,
             leases,
@@ -130,6 +134,11 @@ public final class Timers {
   /** The job's definition, if it exists. */
   public Optional<JobDefinition> job(String name) {
     return catalog.get(name);
+  }
+
+  /** The name of the lease of the job's partition (whoever holds it). */
+  public String leaseName(String job) {
+    return partitions.leaseName(partitions.of(job));
   }
 
   /** The lease of the job's partition, if this instance holds it. */
