@@ -263,6 +263,11 @@ class ObservabilityIT {
     assertThat(partitions.getInteger("liveInstances")).isGreaterThanOrEqualTo(1);
     assertThat(partitions.getJsonArray("held").getList())
         .contains(new Partitions(64).of("order-fulfilment"));
+    // The job API names the holder of the job's partition.
+    assertThat(
+            new JsonObject(h.get("/v1/jobs/order-fulfilment", AppHarness.OPERATOR).body())
+                .getString("leaseHolder"))
+        .isEqualTo("test-observability");
     assertThat(new JsonObject(ready.body()).getString("status")).isEqualTo("UP");
     assertThat(new JsonObject(h.get("/health/live", null).body()).getString("status"))
         .isEqualTo("UP");

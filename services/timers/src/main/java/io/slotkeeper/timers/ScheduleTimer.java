@@ -173,10 +173,13 @@ final class ScheduleTimer {
             })
         .onFailure(
             e -> {
+              // Once per outage, not once per retry: thousands of schedules retry every upkeep.
+              if (!loadFailed) {
+                log.warn(
+                    "timer of job {}: {} failed: {}", job.name(), Step.CURSOR.tag(), e.toString());
+              }
               loadFailed = true;
               health.fault(Step.CURSOR, e, clock.now());
-              log.warn(
-                  "timer of job {}: {} failed: {}", job.name(), Step.CURSOR.tag(), e.toString());
             });
   }
 
