@@ -156,6 +156,8 @@ public final class Chaos {
     env.put("SLOTKEEPER_CLIENT_TOKEN", CLIENT_TOKEN);
     env.put("SLOTKEEPER_OPERATOR_TOKEN", OPERATOR_TOKEN);
     env.put("SLOTKEEPER_JOBS_FILE", jobs.toString());
+    // The partitions' leases: the chaos job's 3 s, so that a paused holder is taken over as fast.
+    env.put("SLOTKEEPER_TIMER_LEASE_TTL", "PT3S");
     env.put("SLOTKEEPER_LOG_FORMAT", "text");
     env.put("SLOTKEEPER_DATA_DIR", dataDir.resolve("unused").toString());
     env.put("SLOTKEEPER_IDEMPOTENCY_LOCK_TIMEOUT", "PT10S");

@@ -180,7 +180,9 @@ public final class Slotkeeper implements AutoCloseable {
             config.pgClientPoolSize(),
             "slotkeeper-read-" + config.instanceId());
 
-    RedisLeases leases = new RedisLeases(redis, "slotkeeper:");
+    // Namespaced by the database: deployments (or test runs) that share a Redis but not a database
+    // never share timer partitions, whose schedules they would not know.
+    RedisLeases leases = new RedisLeases(redis, leasePrefix(infra.postgres().database()));
     LedgerQueries ledger = new LedgerQueries(pool);
     Map<String, JobHandler> handlers =
         JobHandlers.standard(writeModel.commands(), fulfilment, database.dataSource());
@@ -199,25 +201,24 @@ public final class Slotkeeper implements AutoCloseable {
     toClose.push(schedules);
     JobSpecs.Rules scheduleRules =
         new JobSpecs.Rules(handlers.keySet(), ledgerRetention(file), Duration.ofSeconds(1));
-    // Until the timers read the catalog itself, they run what it holds at start-up.
-    JobsFile jobs = new JobsFile(file.source(), schedules.all());
     Timers timers =
         await(
             Timers.deploy(
                 vertx,
-                jobs,
+                schedules,
                 runner,
                 writeModel.batcher(),
                 leases,
                 ledger,
                 slotClock,
                 config.instanceId(),
-                config.timersEnabled()),
+                new Timers.Settings(
+                    config.timersEnabled(), config.timerPartitions(), config.timerLeaseTtl())),
             "the timers");
 
     if (config.timersEnabled()) {
       await(
-          vertx.deployVerticle(new ExpectedSlotsVerticle(jobs.jobs(), metrics, slotClock)),
+          vertx.deployVerticle(new ExpectedSlotsVerticle(schedules, metrics, slotClock)),
           "the expected slots counter");
     }
     ClockSkewVerticle skew = new ClockSkewVerticle(pool, slotClock);
@@ -425,5 +426,10 @@ public final class Slotkeeper implements AutoCloseable {
         log.warn("shutdown step failed: {}", e.toString());
       }
     }
+  }
+
+  /** The Redis key prefix of the leases and the timer roster of the deployment on {@code db}. */
+  public static String leasePrefix(String db) {
+    return "slotkeeper:" + db + ":";
   }
 }

@@ -3,6 +3,7 @@ package io.slotkeeper.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.slotkeeper.testing.TestInfra;
+import io.slotkeeper.timers.Partitions;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisAPI;
@@ -18,8 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A clean stop hands the jobs over at once: each timer releases its lease while Redis still
- * answers, so another instance need not wait for the lease to expire.
+ * A clean stop hands the jobs over at once: the engine releases its partitions' leases and leaves
+ * the roster while Redis still answers, so another instance need not wait for them to expire.
  */
 class CleanShutdownIT {
 
@@ -28,7 +29,6 @@ class CleanShutdownIT {
   @Test
   void aCleanStopReleasesTheLeasesItHolds() throws Exception {
     String job = "shutdown-" + UUID.randomUUID().toString().substring(0, 8);
-    String leaseKey = "slotkeeper:lease:{" + job + "}";
     Path jobs = dir.resolve("jobs.yaml");
     // A TTL far longer than the test: only a release removes the key before the test ends.
     Files.writeString(
@@ -48,9 +48,18 @@ class CleanShutdownIT {
           new AppHarness(
               "clean_shutdown",
               Map.of("SLOTKEEPER_TIMERS_ENABLED", "true", "SLOTKEEPER_JOBS_FILE", jobs.toString()));
+      // The lease of the job's partition (the default count), in the deployment's namespace.
+      Partitions partitions = new Partitions(64);
+      String prefix = Slotkeeper.leasePrefix(h.db.database());
+      String leaseKey = prefix + "lease:{" + partitions.leaseName(partitions.of(job)) + "}";
+      String roster = prefix + "roster:{timer-partitions}";
       Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> exists(redis, leaseKey));
       h.close();
       assertThat(exists(redis, leaseKey)).as("lease key after a clean stop").isFalse();
+      // Gone from the roster too: the others take its share up at their next round.
+      assertThat(redis.zscore(roster, "test-clean_shutdown").await(5, TimeUnit.SECONDS))
+          .as("roster entry after a clean stop")
+          .isNull();
     } finally {
       vertx.close().await(10, TimeUnit.SECONDS);
     }

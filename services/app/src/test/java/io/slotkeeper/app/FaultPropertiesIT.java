@@ -58,7 +58,7 @@ class FaultPropertiesIT {
 
   static final Duration PERIOD = Duration.ofSeconds(1);
   static final Duration LEASE_TTL = Duration.ofSeconds(2);
-  // The timer's maintenance runs every third of the lease's TTL (JobTimerVerticle).
+  // The partitions' upkeep runs every third of the lease's TTL (PartitionTimers).
   static final Duration BOUND = max(PERIOD.multipliedBy(2), LEASE_TTL.dividedBy(3));
   // How late a fire may be recorded after the bound: the measurement's own delay (the heal's
   // instant is taken after every proxy reported itself healed).
@@ -125,6 +125,8 @@ class FaultPropertiesIT {
                 "redis://" + redis.host() + ":" + redis.port(),
                 "SLOTKEEPER_TIMERS_ENABLED",
                 "true",
+                "SLOTKEEPER_TIMER_LEASE_TTL",
+                LEASE_TTL.toString(),
                 "SLOTKEEPER_JOBS_FILE",
                 jobsFile.toString(),
                 "SLOTKEEPER_STREAM_KEY",

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.slotkeeper.timers.Partitions;
 import io.vertx.core.json.JsonObject;
 import java.io.File;
 import java.io.IOException;
@@ -56,7 +57,13 @@ class ObservabilityIT {
     h =
         new AppHarness(
             "observability",
-            Map.of("SLOTKEEPER_TIMERS_ENABLED", "true", "SLOTKEEPER_JOBS_FILE", jobs.toString()));
+            Map.of(
+                "SLOTKEEPER_TIMERS_ENABLED",
+                "true",
+                "SLOTKEEPER_TIMER_LEASE_TTL",
+                "PT2S",
+                "SLOTKEEPER_JOBS_FILE",
+                jobs.toString()));
     HttpResponse<String> order = h.post("/v1/orders", AppHarness.CLIENT, "obs-order-1", BODY);
     assertThat(order.statusCode()).as(order.body()).isEqualTo(201);
     assertThat(h.post("/v1/orders", AppHarness.CLIENT, "obs-order-1", BODY).statusCode())
@@ -249,6 +256,18 @@ class ObservabilityIT {
     JsonObject timer = checks.getJsonObject("timers").getJsonObject("order-fulfilment");
     assertThat(timer.getString("status")).as(ready.body()).isEqualTo("UP");
     assertThat(timer.getBoolean("held")).isTrue();
+    // The partitions: the configured count, this instance among the live ones, and the
+    // partition of the job it fires among those it holds.
+    JsonObject partitions = checks.getJsonObject("partitions");
+    assertThat(partitions.getInteger("count")).isEqualTo(64);
+    assertThat(partitions.getInteger("liveInstances")).isGreaterThanOrEqualTo(1);
+    assertThat(partitions.getJsonArray("held").getList())
+        .contains(new Partitions(64).of("order-fulfilment"));
+    // The job API names the holder of the job's partition.
+    assertThat(
+            new JsonObject(h.get("/v1/jobs/order-fulfilment", AppHarness.OPERATOR).body())
+                .getString("leaseHolder"))
+        .isEqualTo("test-observability");
     assertThat(new JsonObject(ready.body()).getString("status")).isEqualTo("UP");
     assertThat(new JsonObject(h.get("/health/live", null).body()).getString("status"))
         .isEqualTo("UP");

@@ -4,6 +4,7 @@ import io.vertx.core.Future;
 import io.vertx.redis.client.RedisAPI;
 import io.vertx.redis.client.Response;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -101,6 +102,14 @@ public final class RedisLeases {
         .map(RedisLeases::isOne);
   }
 
+  /**
+   * The roster of the instances that share leases under {@code name}, in the same Redis and
+   * namespace; an instance is live for {@code liveness} after its last heartbeat.
+   */
+  public InstanceRoster roster(String name, Duration liveness) {
+    return new InstanceRoster(redis, prefix, name, liveness, System::currentTimeMillis);
+  }
+
   /** The current holder of the lease, if any. */
   public Future<Optional<String>> holder(String name) {
     return redis
@@ -110,9 +119,33 @@ public final class RedisLeases {
               if (r == null) {
                 return Optional.empty();
               }
-              String v = r.toString();
-              return Optional.of(v.substring(0, v.indexOf('|')));
+              return Optional.of(owner(r.toString()));
             });
+  }
+
+  /**
+   * The current holders of many leases in one round trip (one {@code MGET}): for each name, its
+   * holder, or empty when the lease is free.
+   */
+  public Future<List<Optional<String>>> holders(List<String> names) {
+    if (names.isEmpty()) {
+      return Future.succeededFuture(List.of());
+    }
+    return redis
+        .mget(names.stream().map(this::leaseKey).toList())
+        .map(
+            r -> {
+              List<Optional<String>> out = new ArrayList<>(names.size());
+              for (int i = 0; i < names.size(); i++) {
+                Response v = r.get(i);
+                out.add(v == null ? Optional.empty() : Optional.of(owner(v.toString())));
+              }
+              return out;
+            });
+  }
+
+  private static String owner(String value) {
+    return value.substring(0, value.indexOf('|'));
   }
 
   private static boolean isOne(Response r) {

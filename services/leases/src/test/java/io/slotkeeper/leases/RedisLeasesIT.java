@@ -49,6 +49,31 @@ class RedisLeasesIT {
   }
 
   @Test
+  void theHoldersOfManyLeasesInOneRoundTrip() throws Exception {
+    Lease held = await(leases.acquire("partition:01", "instance-1", TTL, 0)).orElseThrow();
+    assertThat(await(leases.holders(List.of("partition:00", "partition:01", "partition:02"))))
+        .containsExactly(Optional.empty(), Optional.of("instance-1"), Optional.empty());
+    await(leases.release(held));
+    assertThat(await(leases.holders(List.of("partition:01")))).containsExactly(Optional.empty());
+  }
+
+  @Test
+  void theRosterCountsTheInstancesThatBeatWithinTheWindow() throws Exception {
+    long[] now = {1_000_000};
+    InstanceRoster roster =
+        new InstanceRoster(redis, prefix, "roster-test", Duration.ofSeconds(2), () -> now[0]);
+    assertThat(await(roster.beat("a"))).isEqualTo(1);
+    assertThat(await(roster.beat("b"))).isEqualTo(2);
+    now[0] += 1_500;
+    assertThat(await(roster.beat("a"))).isEqualTo(2); // b's beat is 1.5 s old: still live
+    now[0] += 1_000;
+    assertThat(await(roster.beat("a"))).isEqualTo(1); // b's is 2.5 s old: aged out
+    assertThat(await(roster.beat("b"))).isEqualTo(2);
+    await(roster.leave("b"));
+    assertThat(await(roster.beat("a"))).isEqualTo(1);
+  }
+
+  @Test
   void oneHolderAtATimeWithGrowingTokens() throws Exception {
     Lease a = await(leases.acquire("job-a", "instance-1", TTL, 0)).orElseThrow();
     assertThat(await(leases.acquire("job-a", "instance-2", TTL, 0))).isEmpty();

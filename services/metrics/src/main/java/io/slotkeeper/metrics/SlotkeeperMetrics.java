@@ -26,8 +26,9 @@ import java.util.function.ToDoubleFunction;
  *       slotkeeper_event_store_head_position}
  *   <li>{@code slotkeeper_projection_errors_total{processor}}, {@code
  *       slotkeeper_projection_segments_stuck{processor,reason}}
- *   <li>{@code slotkeeper_lease_held{job}}, {@code slotkeeper_lease_changes_total{job}}, {@code
- *       slotkeeper_clock_skew_seconds}
+ *   <li>{@code slotkeeper_lease_held{job}} (this instance holds the job's partition), {@code
+ *       slotkeeper_lease_changes_total{job}}, {@code slotkeeper_timer_partitions}, {@code
+ *       slotkeeper_timer_partitions_held}, {@code slotkeeper_clock_skew_seconds}
  *   <li>{@code slotkeeper_job_stalled{job}}, {@code slotkeeper_timer_errors_total{job,step}}
  * </ul>
  */
@@ -229,6 +230,21 @@ public final class SlotkeeperMetrics {
   /** 1 while this instance holds the job's lease. */
   public void leaseHeld(String job, Supplier<Boolean> held) {
     jobFlag("slotkeeper.lease.held", "1 on the instance that holds the job's lease", job, held);
+  }
+
+  /**
+   * The timer partitions: how many there are, and how many this instance holds (their schedules run
+   * here).
+   */
+  public void timerPartitions(int count, Supplier<Integer> held) {
+    Gauge.builder("slotkeeper.timer.partitions", () -> count)
+        .description("timer partitions configured (SLOTKEEPER_TIMER_PARTITIONS)")
+        .strongReference(true)
+        .register(registry);
+    Gauge.builder("slotkeeper.timer.partitions.held", held, h -> h.get())
+        .description("timer partitions whose lease this instance holds")
+        .strongReference(true)
+        .register(registry);
   }
 
   /** A per-job gauge that reads 1 while {@code flag} is true, else 0. */

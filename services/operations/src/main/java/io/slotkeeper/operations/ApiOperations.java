@@ -46,7 +46,7 @@ public record ApiOperations(
             deps.leases(),
             deps.schedules(),
             deps.scheduleRules(),
-            deps.timers().clock());
+            deps.timers());
     return new ApiOperations(
         claimed,
         new OrderOperations(

@@ -11,9 +11,14 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.NavigableSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 
 /** The timers' reads and small writes: where each job stands, through the PG client. */
@@ -43,7 +48,22 @@ public final class LedgerQueries {
           + " AND (fencing_token < $2 OR (fencing_token = $2 AND instance_id = $6)))"
           + " OR (status = 'FAILED' AND attempts < $4 AND updated_at < $5))"
           + " ORDER BY nominal LIMIT 100";
+  // One statement for a whole partition: each job with its own bounds, at most 100 slots each.
+  private static final String STALLED_AMONG =
+      "SELECT p.job, s.nominal, s.attempts"
+          + " FROM unnest($1::text[], $2::timestamptz[], $3::int[], $4::timestamptz[])"
+          + " AS p(job, fired_before, max_attempts, failed_before)"
+          + " CROSS JOIN LATERAL (SELECT nominal, attempts FROM job_runs r WHERE r.job = p.job AND ("
+          + " (r.status = 'FIRED' AND r.fired_at < p.fired_before"
+          + " AND (r.fencing_token < $5 OR (r.fencing_token = $5 AND r.instance_id = $6)))"
+          + " OR (r.status = 'FAILED' AND r.attempts < p.max_attempts"
+          + " AND r.updated_at < p.failed_before))"
+          + " ORDER BY nominal LIMIT 100) s";
+  private static final String HIGHEST_TOKEN_OVERALL =
+      "SELECT coalesce(max(highest_token), 0) AS highest FROM job_fences";
   private static final String PAUSED = "SELECT paused FROM job_controls WHERE job = $1";
+  private static final String PAUSED_AMONG =
+      "SELECT job FROM job_controls WHERE job = ANY($1) AND paused";
   private static final String SET_PAUSED =
       "INSERT INTO job_controls (job, paused, updated_at) VALUES ($1, $2, now())"
           + " ON CONFLICT (job) DO UPDATE SET paused = EXCLUDED.paused, updated_at = now()";
@@ -121,6 +141,16 @@ public final class LedgerQueries {
   }
 
   /**
+   * The highest fencing token the ledger has accepted for any job (0 if none): the floor of a lease
+   * that covers many jobs, so that its token is above every token any of them recorded.
+   */
+  public Future<Long> highestTokenOverall() {
+    return pool.query(HIGHEST_TOKEN_OVERALL)
+        .execute()
+        .map(rows -> rows.iterator().next().getLong("highest"));
+  }
+
+  /**
    * A slot to fire again: its runner died (older token), its retry never happened, or this holder
    * lost track of it.
    */
@@ -172,6 +202,69 @@ public final class LedgerQueries {
     Instant failedBefore =
         firedBefore.minus(retry.delayBefore(retry.maxAttempts()).orElse(Duration.ZERO));
     return stalled(job.name(), token, instanceId, firedBefore, retry.maxAttempts(), failedBefore);
+  }
+
+  /**
+   * {@link #stalled(JobDefinition, long, String, Instant)} for many jobs in one statement, each
+   * with its own lease TTL and retry policy: the slots by job (jobs without any are absent).
+   */
+  public Future<Map<String, List<Stalled>>> stalledAmong(
+      Collection<JobDefinition> jobs, long token, String instanceId, Instant now) {
+    if (jobs.isEmpty()) {
+      return Future.succeededFuture(Map.of());
+    }
+    List<String> names = new ArrayList<>();
+    List<OffsetDateTime> firedBefore = new ArrayList<>();
+    List<Integer> maxAttempts = new ArrayList<>();
+    List<OffsetDateTime> failedBefore = new ArrayList<>();
+    for (JobDefinition job : jobs) {
+      Instant fired = now.minus(job.leaseTtl());
+      RetryPolicy retry = job.retryPolicy();
+      names.add(job.name());
+      firedBefore.add(fired.atOffset(ZoneOffset.UTC));
+      maxAttempts.add(retry.maxAttempts());
+      failedBefore.add(
+          fired
+              .minus(retry.delayBefore(retry.maxAttempts()).orElse(Duration.ZERO))
+              .atOffset(ZoneOffset.UTC));
+    }
+    return pool.preparedQuery(STALLED_AMONG)
+        .execute(
+            Tuple.of(
+                names.toArray(String[]::new),
+                firedBefore.toArray(OffsetDateTime[]::new),
+                maxAttempts.toArray(Integer[]::new),
+                failedBefore.toArray(OffsetDateTime[]::new),
+                token,
+                instanceId))
+        .map(
+            rows -> {
+              Map<String, List<Stalled>> out = new HashMap<>();
+              for (Row r : rows) {
+                out.computeIfAbsent(r.getString("job"), j -> new ArrayList<>())
+                    .add(
+                        new Stalled(
+                            r.getOffsetDateTime("nominal").toInstant(), r.getInteger("attempts")));
+              }
+              return out;
+            });
+  }
+
+  /** Which of {@code jobs} an operator paused. */
+  public Future<Set<String>> pausedAmong(Collection<String> jobs) {
+    if (jobs.isEmpty()) {
+      return Future.succeededFuture(Set.of());
+    }
+    return pool.preparedQuery(PAUSED_AMONG)
+        .execute(Tuple.of(jobs.toArray(String[]::new)))
+        .map(
+            rows -> {
+              Set<String> out = new HashSet<>();
+              for (Row r : rows) {
+                out.add(r.getString("job"));
+              }
+              return out;
+            });
   }
 
   /** Whether an operator paused the job. */

@@ -32,7 +32,7 @@ final class DuePlanner {
   private final SlotDispatch dispatch;
   private final SlotRecorder recorder;
   private final BooleanSupplier holdsLease;
-  private long dueTimer = -1;
+  private final DueQueue due;
   private boolean planning;
   // The next part of a plan cut at its limit belongs to the same catch-up round.
   private boolean catchingUp;
@@ -44,7 +44,8 @@ final class DuePlanner {
       LedgerCursor cursor,
       SlotDispatch dispatch,
       SlotRecorder recorder,
-      BooleanSupplier holdsLease) {
+      BooleanSupplier holdsLease,
+      DueQueue due) {
     this.vertx = vertx;
     this.job = job;
     this.clock = clock;
@@ -52,6 +53,7 @@ final class DuePlanner {
     this.dispatch = dispatch;
     this.recorder = recorder;
     this.holdsLease = holdsLease;
+    this.due = due;
   }
 
   /** Whether a plan's missed slots are being recorded (each record has a deadline). */
@@ -60,7 +62,12 @@ final class DuePlanner {
   }
 
   void stop() {
-    vertx.cancelTimer(dueTimer);
+    due.cancel(this);
+  }
+
+  /** Whether the next plan is waiting in the due-queue. */
+  boolean scheduled() {
+    return due.pending(this);
   }
 
   /** Plans from the cursor to now; nothing without the lease or a loaded cursor. */
@@ -98,8 +105,7 @@ final class DuePlanner {
       log.warn(
           "job {}: recording missed slots failed, planning them again: {}", job.name(), failure);
       catchingUp = true;
-      vertx.cancelTimer(dueTimer);
-      dueTimer = vertx.setTimer(RETRY_PLAN_MILLIS, id -> plan());
+      due.schedule(this, RETRY_PLAN_MILLIS, this::plan);
       return;
     }
     cursor.advance(plan.resumeAfter().orElse(latest(plan, from)));
@@ -123,13 +129,13 @@ final class DuePlanner {
   }
 
   private void scheduleNext() {
-    vertx.cancelTimer(dueTimer);
+    due.cancel(this);
     job.schedule()
         .nextAfter(cursor.position())
         .ifPresent(
             next -> {
               long delay = Math.max(1, Duration.between(clock.now(), next).toMillis());
-              dueTimer = vertx.setTimer(delay, id -> plan());
+              due.schedule(this, delay, this::plan);
             });
   }
 }

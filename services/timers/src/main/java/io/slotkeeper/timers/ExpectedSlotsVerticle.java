@@ -4,34 +4,37 @@ import io.slotkeeper.metrics.SlotkeeperMetrics;
 import io.slotkeeper.scheduler.schedule.SlotClock;
 import io.slotkeeper.scheduler.schedule.Slots;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
+import io.slotkeeper.scheduler.schedule.job.ScheduleCatalog;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Counts {@code slotkeeper_slot_expected_total{job}}: the slots each enabled job's schedule says
- * fell due since this instance started, walked from the schedule alone every {@link #PERIOD}. It
- * shares nothing with the timers (no lease, no ledger, no cursor), so a timer that silently stops
- * firing shows as expected minus fired growing.
+ * fell due since this instance started (or since the schedule appeared in the catalog), walked from
+ * the schedule alone every {@link #PERIOD}. It shares nothing with the timers (no lease, no ledger,
+ * no cursor), so a timer that silently stops firing shows as expected minus fired growing.
  */
 public final class ExpectedSlotsVerticle extends VerticleBase {
 
   static final Duration PERIOD = Duration.ofSeconds(1);
   private static final int LIMIT = 10_000;
 
-  private final List<JobDefinition> jobs;
+  private final ScheduleCatalog catalog;
   private final SlotkeeperMetrics metrics;
   private final SlotClock clock;
   private final Map<String, Instant> walked = new LinkedHashMap<>();
   private long timer = -1;
 
   public ExpectedSlotsVerticle(
-      List<JobDefinition> jobs, SlotkeeperMetrics metrics, SlotClock clock) {
-    this.jobs = jobs.stream().filter(JobDefinition::enabled).toList();
+      ScheduleCatalog catalog, SlotkeeperMetrics metrics, SlotClock clock) {
+    this.catalog = catalog;
     this.metrics = metrics;
     this.clock = clock;
   }
@@ -39,7 +42,7 @@ public final class ExpectedSlotsVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     Instant started = clock.now();
-    for (JobDefinition job : jobs) {
+    for (JobDefinition job : enabled()) {
       metrics.registerJob(job.name());
       walked.put(job.name(), started);
     }
@@ -53,16 +56,28 @@ public final class ExpectedSlotsVerticle extends VerticleBase {
     return Future.succeededFuture();
   }
 
-  /** Counts the slots in (last walked, now] of every job. */
+  private List<JobDefinition> enabled() {
+    return catalog.all().stream().filter(JobDefinition::enabled).toList();
+  }
+
+  /** Counts the slots in (last walked, now] of every job; a new one counts from now on. */
   void advance() {
     Instant now = clock.now();
+    List<JobDefinition> jobs = enabled();
+    Set<String> names = new HashSet<>();
     for (JobDefinition job : jobs) {
-      Instant from = walked.get(job.name());
+      names.add(job.name());
+      Instant from = walked.putIfAbsent(job.name(), now);
+      if (from == null) {
+        metrics.registerJob(job.name());
+        continue;
+      }
       List<Instant> due = Slots.between(job.schedule(), from, now, LIMIT);
       if (!due.isEmpty()) {
         metrics.slotsExpected(job.name(), due.size());
       }
       walked.put(job.name(), due.size() == LIMIT ? due.get(due.size() - 1) : now);
     }
+    walked.keySet().retainAll(names);
   }
 }

@@ -2,25 +2,24 @@ package io.slotkeeper.timers;
 
 import io.slotkeeper.leases.Lease;
 import io.slotkeeper.leases.RedisLeases;
-import io.slotkeeper.slots.LedgerQueries;
 import io.slotkeeper.timers.TimerHealth.Step;
 import io.slotkeeper.timers.TimerHealth.StepFault;
 import io.vertx.core.Future;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps one job's lease: acquires it when free, renews it while held, gives it up on request. Every
- * Redis and PostgreSQL call has a deadline, so a call that stalls ends as a failure instead of
- * leaving the keeper waiting. What the keeper believes it holds is bounded by the lease's TTL: a
- * lease whose renewal has not succeeded for a whole TTL has expired in Redis and is forgotten here.
+ * Keeps one lease (a partition's, see {@link Partitions}): acquires it when free, renews it while
+ * held, gives it up on request. Every Redis and PostgreSQL call has a deadline, so a call that
+ * stalls ends as a failure instead of leaving the keeper waiting. What the keeper believes it holds
+ * is bounded by the lease's TTL: a lease whose renewal has not succeeded for a whole TTL has
+ * expired in Redis and is forgotten here.
  */
 final class LeaseKeeper {
 
@@ -29,52 +28,42 @@ final class LeaseKeeper {
   /** The outcome of one {@link #keep()}: whether the lease is held, and whether it was just won. */
   record Kept(boolean held, boolean gained) {}
 
-  private final String job;
+  private final String name;
   private final String instanceId;
   private final Duration ttl;
   private final long deadlineMillis;
   private final RedisLeases leases;
-  private final LedgerQueries ledger;
+  private final Supplier<Future<Long>> floor;
   private final LongSupplier nanos;
   private final AtomicReference<Lease> held = new AtomicReference<>();
   private long confirmedAt;
 
+  /**
+   * @param name the lease's name
+   * @param floor the fencing token floor read before an acquisition: at least every token the
+   *     ledger accepted for any job the lease covers
+   */
   LeaseKeeper(
-      String job,
+      String name,
       String instanceId,
       Duration ttl,
       RedisLeases leases,
-      LedgerQueries ledger,
+      Supplier<Future<Long>> floor,
       LongSupplier nanos) {
-    this.job = job;
+    this.name = name;
     this.instanceId = instanceId;
     this.ttl = ttl;
     // Within the maintenance period, so that a stalled call never skips more than one upkeep; at
     // least 2 s, so that a first call that opens its connection is not cut short.
     this.deadlineMillis = Math.max(2_000, ttl.toMillis() / 3);
     this.leases = leases;
-    this.ledger = ledger;
+    this.floor = floor;
     this.nanos = nanos;
   }
 
   /** How often the lease is renewed, and the timer maintained: a third of the TTL. */
   static long upkeepPeriod(Duration ttl) {
     return Math.max(100, ttl.toMillis() / 3);
-  }
-
-  /**
-   * The delay of the job's first periodic maintenance (the first one runs at once): spread over one
-   * period by the job's name, so that the lease renewals and ledger reads of many jobs started
-   * together do not all hit Redis and PostgreSQL in the same millisecond, every period (200 jobs in
-   * step overflowed the Redis client's wait queue, renewals failed, leases expired and the slots of
-   * the gap were recorded as missed). From the name, not random: the same on every start.
-   */
-  static long phase(String job, long period) {
-    // A digest, not String.hashCode: names differing in their last characters (job-001, job-002)
-    // would otherwise land a few milliseconds apart.
-    long digest =
-        UUID.nameUUIDFromBytes(job.getBytes(StandardCharsets.UTF_8)).getMostSignificantBits();
-    return 1 + Math.floorMod(digest, period);
   }
 
   /** The lease held, if any. */
@@ -96,7 +85,7 @@ final class LeaseKeeper {
                 confirmedAt = nanos.getAsLong();
               } else {
                 log.warn(
-                    "job {}: lost lease (token {}) on {}", job, current.fencingToken(), instanceId);
+                    "lease {}: lost (token {}) on {}", name, current.fencingToken(), instanceId);
                 held.compareAndSet(current, null);
               }
               return new Kept(ok, false);
@@ -113,8 +102,8 @@ final class LeaseKeeper {
   }
 
   private Future<Kept> acquire() {
-    return within(ledger.highestToken(job), Step.LEASE_ACQUIRE)
-        .compose(floor -> within(leases.acquire(job, instanceId, ttl, floor), Step.LEASE_ACQUIRE))
+    return within(floor.get(), Step.LEASE_ACQUIRE)
+        .compose(f -> within(leases.acquire(name, instanceId, ttl, f), Step.LEASE_ACQUIRE))
         .map(
             granted -> {
               if (granted.isEmpty()) {
@@ -123,7 +112,7 @@ final class LeaseKeeper {
               held.set(granted.get());
               confirmedAt = nanos.getAsLong();
               log.atInfo()
-                  .addKeyValue("job", job)
+                  .addKeyValue("lease", name)
                   .addKeyValue("instance", instanceId)
                   .addKeyValue("fencingToken", granted.get().fencingToken())
                   .log("lease acquired");
@@ -142,6 +131,6 @@ final class LeaseKeeper {
 
   private <T> Future<T> within(Future<T> call, Step step) {
     return call.timeout(deadlineMillis, TimeUnit.MILLISECONDS)
-        .recover(e -> Future.failedFuture(new StepFault(job, step, e)));
+        .recover(e -> Future.failedFuture(new StepFault(name, step, e)));
   }
 }

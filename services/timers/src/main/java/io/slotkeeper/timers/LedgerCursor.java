@@ -38,6 +38,8 @@ final class LedgerCursor {
   private NavigableSet<Instant> recordedAhead = new TreeSet<>();
   private boolean loaded;
   private boolean stale;
+  // A changed definition plans from the moment of the change, not from holes of the old one.
+  private Instant notBefore = Instant.MIN;
   // Bumped by forget(): a load that began before it must not install its outdated answer.
   private long generation;
 
@@ -66,6 +68,14 @@ final class LedgerCursor {
   /** Planning covered every slot up to {@code covered}. */
   void advance(Instant covered) {
     position = covered;
+  }
+
+  /**
+   * Planning never resumes before {@code point}: a schedule whose definition changed there has no
+   * slots of its new definition to catch up before it (they would look like holes in the ledger).
+   */
+  void notBefore(Instant point) {
+    notBefore = point;
   }
 
   /** The lease changed hands: the ledger, not memory, says where to resume. */
@@ -101,8 +111,12 @@ final class LedgerCursor {
         .map(
             resume -> {
               if (generation == started) {
-                position = resume.cursor();
-                recordedAhead = resume.recordedAhead();
+                boolean early = resume.cursor().isBefore(notBefore);
+                position = early ? notBefore : resume.cursor();
+                recordedAhead =
+                    early
+                        ? new TreeSet<>(resume.recordedAhead().tailSet(notBefore, false))
+                        : resume.recordedAhead();
                 loaded = true;
               }
               return null;

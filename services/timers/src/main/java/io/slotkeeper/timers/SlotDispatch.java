@@ -73,6 +73,10 @@ final class SlotDispatch {
     this.paused = paused;
   }
 
+  boolean paused() {
+    return paused;
+  }
+
   /**
    * No fire awaits the ledger's answer and no slot waits in the queue: the ledger is settled (a
    * handler still running does not matter: its slot has its record).

@@ -33,14 +33,17 @@ public final class TimerHealth {
     }
   }
 
-  /** A failed step of a job's timer, named for the metrics; its cause is the fault itself. */
+  /**
+   * A failed step of a timer (of a job, or of a partition's lease), named for the metrics; its
+   * cause is the fault itself.
+   */
   static final class StepFault extends RuntimeException {
-    final String job;
+    final String subject;
     final Step step;
 
-    StepFault(String job, Step step, Throwable cause) {
-      super("timer of job " + job + ": " + step.tag() + " failed: " + cause, cause);
-      this.job = job;
+    StepFault(String subject, Step step, Throwable cause) {
+      super(subject + ": " + step.tag() + " failed: " + cause, cause);
+      this.subject = subject;
       this.step = step;
     }
   }
@@ -110,6 +113,11 @@ public final class TimerHealth {
       return true;
     }
     return false;
+  }
+
+  /** The timer waits for its cursor's first load: progress and patience count from its end. */
+  void waiting() {
+    unableSince = null;
   }
 
   /** Whether the job is stalled on this instance: see {@link #stalledSince(Instant)}. */

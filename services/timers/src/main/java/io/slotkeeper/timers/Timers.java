@@ -5,32 +5,52 @@ import io.slotkeeper.leases.Lease;
 import io.slotkeeper.leases.RedisLeases;
 import io.slotkeeper.scheduler.schedule.SlotClock;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
-import io.slotkeeper.scheduler.schedule.job.JobsFile;
+import io.slotkeeper.scheduler.schedule.job.ScheduleCatalog;
 import io.slotkeeper.slots.LedgerQueries;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Deploys one {@link JobTimerVerticle} per enabled job of the jobs file. */
+/**
+ * The timers of this instance: one {@link PartitionTimers} engine running the schedules of the
+ * partitions it holds, read from a {@link ScheduleCatalog}; the API asks it about any schedule.
+ */
 public final class Timers {
 
   private static final Logger log = LoggerFactory.getLogger(Timers.class);
 
-  private final JobsFile jobs;
+  /** The instances share the partitions through this roster (see {@link PartitionTimers}). */
+  static final String ROSTER = "timer-partitions";
+
+  /**
+   * How the engine runs.
+   *
+   * @param enabled whether this instance runs timers at all ({@code SLOTKEEPER_TIMERS_ENABLED})
+   * @param partitions the partition count ({@code SLOTKEEPER_TIMER_PARTITIONS})
+   * @param leaseTtl a partition lease's TTL ({@code SLOTKEEPER_TIMER_LEASE_TTL})
+   */
+  public record Settings(boolean enabled, int partitions, Duration leaseTtl) {
+
+    /** The defaults: 64 partitions, 10 s leases. */
+    public static Settings defaults() {
+      return new Settings(true, 64, Duration.ofSeconds(10));
+    }
+  }
+
+  private final ScheduleCatalog catalog;
+  private final Partitions partitions;
   private final SlotRunner runner;
-  private final Map<String, JobTimerVerticle> verticles =
-      new java.util.concurrent.ConcurrentHashMap<>();
-
   private final SlotClock clock;
+  private volatile PartitionTimers engine;
 
-  private Timers(JobsFile jobs, SlotRunner runner, SlotClock clock) {
-    this.jobs = jobs;
+  private Timers(
+      ScheduleCatalog catalog, Partitions partitions, SlotRunner runner, SlotClock clock) {
+    this.catalog = catalog;
+    this.partitions = partitions;
     this.runner = runner;
     this.clock = clock;
   }
@@ -41,86 +61,113 @@ public final class Timers {
   }
 
   /**
-   * Deploys the timers. Every configured job must have a handler; a job without one stops start-up
-   * with a message naming it.
+   * Deploys the timer engine. Every schedule of the catalog must have a handler; one without stops
+   * start-up with a message naming it (a schedule added later without one is not run, and logged).
    */
   public static Future<Timers> deploy(
       Vertx vertx,
-      JobsFile jobs,
+      ScheduleCatalog catalog,
       SlotRunner runner,
       CommandBatcher commands,
       RedisLeases leases,
       LedgerQueries ledger,
       SlotClock clock,
       String instanceId,
-      boolean startTimers) {
-    for (JobDefinition job : jobs.jobs()) {
+      Settings settings) {
+    for (JobDefinition job : catalog.all()) {
       if (!runner.handles(job)) {
         return Future.failedFuture(
             new IllegalArgumentException(
-                jobs.source()
-                    + ": job '"
+                "job '"
                     + job.name()
                     + "' names handler '"
                     + job.handler()
                     + "', which this build does not have"));
       }
     }
-    Timers timers = new Timers(jobs, runner, clock);
-    for (JobDefinition job : jobs.jobs()) {
-      runner.metrics().registerJob(job.name());
-      runner.metrics().leaseHeld(job.name(), () -> timers.heldLease(job.name()).isPresent());
-      runner.metrics().jobStalled(job.name(), () -> timers.stalled(job.name()));
-      runner
-          .metrics()
-          .registerTimerErrors(
-              job.name(),
-              Arrays.stream(TimerHealth.Step.values()).map(TimerHealth.Step::tag).toList());
-    }
-    List<Future<String>> deployed = new ArrayList<>();
-    if (!startTimers) {
+    Partitions partitions = new Partitions(settings.partitions());
+    Timers timers = new Timers(catalog, partitions, runner, clock);
+    catalog.all().forEach(job -> timers.register(job.name()));
+    catalog.onChange(name -> catalog.get(name).ifPresent(job -> timers.register(name)));
+    if (!settings.enabled()) {
       log.warn("timers are off on this instance: no job fires here (manual runs still work)");
       return Future.succeededFuture(timers);
     }
-    for (JobDefinition job : jobs.jobs()) {
-      if (!job.enabled()) {
-        log.info("job {} is disabled in {}", job.name(), jobs.source());
-        continue;
-      }
-      JobTimerVerticle verticle =
-          new JobTimerVerticle(job, runner, commands, leases, ledger, clock, instanceId);
-      timers.verticles.put(job.name(), verticle);
-      deployed.add(vertx.deployVerticle(verticle));
-    }
-    return Future.all(deployed).map(timers);
+    PartitionTimers engine =
+        new PartitionTimers(
+            catalog,
+            partitions,
+            runner,
+            commands,
+            leases,
+            leases.roster(ROSTER, settings.leaseTtl()),
+            ledger,
+            clock,
+            instanceId,
+            settings.leaseTtl());
+    runner.metrics().timerPartitions(settings.partitions(), engine::held);
+    return vertx
+        .deployVerticle(engine)
+        .map(
+            id -> {
+              timers.engine = engine;
+              return timers;
+            });
   }
 
-  /** The jobs as configured. */
-  public JobsFile jobs() {
-    return jobs;
+  /** Creates the job's series at zero on every instance, whether it runs the job or not. */
+  private void register(String job) {
+    runner.metrics().registerJob(job);
+    runner.metrics().leaseHeld(job, () -> heldLease(job).isPresent());
+    runner.metrics().jobStalled(job, () -> stalled(job));
+    runner
+        .metrics()
+        .registerTimerErrors(
+            job, Arrays.stream(TimerHealth.Step.values()).map(TimerHealth.Step::tag).toList());
   }
 
-  /** The job's definition, if configured. */
+  /** The schedules, as they are now. */
+  public ScheduleCatalog catalog() {
+    return catalog;
+  }
+
+  /** The job's definition, if it exists. */
   public Optional<JobDefinition> job(String name) {
-    return jobs.jobs().stream().filter(j -> j.name().equals(name)).findFirst();
+    return catalog.get(name);
   }
 
-  /** The lease this instance holds for the job, if any. */
+  /** The name of the lease of the job's partition (whoever holds it). */
+  public String leaseName(String job) {
+    return partitions.leaseName(partitions.of(job));
+  }
+
+  /** The lease of the job's partition, if this instance holds it. */
   public Optional<Lease> heldLease(String job) {
-    JobTimerVerticle v = verticles.get(job);
-    return v == null ? Optional.empty() : v.lease();
+    PartitionTimers e = engine;
+    return e == null ? Optional.empty() : e.heldLease(job);
   }
 
   /** Whether the job's timer on this instance holds the lease and fired nothing for two periods. */
   public boolean stalled(String job) {
-    JobTimerVerticle v = verticles.get(job);
-    return v != null && v.stalled();
+    PartitionTimers e = engine;
+    return e != null && e.timer(job).map(t -> t.health().stalled(clock.now())).orElse(false);
   }
 
   /** The job's timer state on this instance; empty when no timer runs the job here. */
   public Optional<TimerHealth.Report> health(String job) {
-    JobTimerVerticle v = verticles.get(job);
-    return v == null ? Optional.empty() : Optional.of(v.report());
+    PartitionTimers e = engine;
+    return e == null ? Optional.empty() : e.timer(job).map(t -> t.health().report(clock.now()));
+  }
+
+  /** The engine's partitions on this instance; empty when the timers are off here. */
+  public Optional<PartitionTimers.Report> partitions() {
+    PartitionTimers e = engine;
+    return e == null ? Optional.empty() : Optional.of(e.report());
+  }
+
+  /** The engine, for tests; null when the timers are off here. */
+  PartitionTimers engine() {
+    return engine;
   }
 
   public SlotRunner runner() {

@@ -61,11 +61,11 @@ class LeaseKeeperIT {
                 new RedisOptions().setConnectionString(TestInfra.redis().connectionString())));
     LeaseKeeper keeper =
         new LeaseKeeper(
-            "keeper-job",
+            "partition:03",
             "keeper-1",
             TTL,
             new RedisLeases(redis, "slotkeeper-test:" + UUID.randomUUID() + ":"),
-            new LedgerQueries(pool),
+            new LedgerQueries(pool)::highestTokenOverall,
             nanos::get);
 
     LeaseKeeper.Kept first = await(keeper.keep());

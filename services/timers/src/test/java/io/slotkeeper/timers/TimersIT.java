@@ -42,21 +42,23 @@ class TimersIT {
   }
 
   private static JobsFile job(String name, String catchUp, String leaseTtl) {
-    return JobsFile.parse(
-        "jobs:\n"
-            + "  - name: "
-            + name
-            + "\n"
-            + "    schedule: { every: PT1S }\n"
-            + "    catchUp: { policy: "
-            + catchUp
-            + ", window: PT1M }\n"
-            + "    overlap: ALLOW\n"
-            + "    leaseTtl: "
-            + leaseTtl
-            + "\n"
-            + "    retry: { maxAttempts: 3, initialBackoff: PT0.2S }\n",
-        "test-jobs");
+    return JobsFile.parse(jobYaml(name, catchUp, leaseTtl), "test-jobs");
+  }
+
+  private static String jobYaml(String name, String catchUp, String leaseTtl) {
+    return "jobs:\n"
+        + "  - name: "
+        + name
+        + "\n"
+        + "    schedule: { every: PT1S }\n"
+        + "    catchUp: { policy: "
+        + catchUp
+        + ", window: PT1M }\n"
+        + "    overlap: ALLOW\n"
+        + "    leaseTtl: "
+        + leaseTtl
+        + "\n"
+        + "    retry: { maxAttempts: 3, initialBackoff: PT0.2S }\n";
   }
 
   /** A job whose one effect per slot is a stock receipt under the slot's command ID. */
@@ -95,6 +97,23 @@ class TimersIT {
     for (int i = 1; i < 3; i++) {
       start("instance-" + i, jobs, receiving(job));
     }
+    // The instances share the partitions: the job's partition may move while they settle (a
+    // hand-over takes up to a lease upkeep period and a cursor load).
+    int partitions = TimerInstance.SETTINGS.partitions();
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                instances.stream()
+                        .allMatch(
+                            i ->
+                                i.timers.partitions().orElseThrow().held().size()
+                                    <= (partitions + 2) / 3)
+                    && instances.stream()
+                            .mapToInt(i -> i.timers.partitions().orElseThrow().held().size())
+                            .sum()
+                        == partitions);
+    Instant settled = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
     Thread.sleep(30_000);
     Instant end = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(2);
     for (TimerInstance i : instances) {
@@ -133,8 +152,13 @@ class TimersIT {
         .isEqualTo(count("SELECT count(DISTINCT " + reason + ")" + effects));
     assertThat(count("SELECT count(*) FROM job_runs WHERE job = '" + job + "' AND attempts > 1"))
         .isZero();
-    // Lag from the nominal instant stays small.
-    assertThat(count("SELECT max(lag_ms) FROM job_runs" + window)).isLessThan(1_000);
+    // Lag from the nominal instant stays small once the partitions are shared out.
+    long lag =
+        count("SELECT max(lag_ms) FROM job_runs" + window + " AND nominal >= '" + settled + "'");
+    System.out.printf(
+        "lag after settling: max %d ms; over the whole window: max %d ms%n",
+        lag, count("SELECT max(lag_ms) FROM job_runs" + window));
+    assertThat(lag).isLessThan(1_000);
   }
 
   @Test
@@ -317,8 +341,20 @@ class TimersIT {
   void afterDowntimeTheCatchUpPolicyDecides() throws Exception {
     Instant lastRun = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(8);
     seedLastSlot(lastRun, List.of("all-job", "latest-job"));
-    start("all", job("all-job", "ALL", "PT2S"), receiving("all-job"));
-    start("latest", job("latest-job", "LATEST", "PT2S"), receiving("latest-job"));
+    // Every instance reads the same schedules: either may hold either job's partition.
+    JobsFile both =
+        JobsFile.parse(
+            jobYaml("all-job", "ALL", "PT2S")
+                + jobYaml("latest-job", "LATEST", "PT2S").replace("jobs:\n", ""),
+            "test-jobs");
+    Function<WriteModel, Map<String, JobHandler>> handlers =
+        model -> {
+          Map<String, JobHandler> h = new java.util.HashMap<>(receiving("all-job").apply(model));
+          h.putAll(receiving("latest-job").apply(model));
+          return h;
+        };
+    start("all", both, handlers);
+    start("latest", both, handlers);
     await()
         .atMost(Duration.ofSeconds(20))
         .until(

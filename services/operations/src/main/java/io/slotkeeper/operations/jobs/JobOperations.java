@@ -108,7 +108,7 @@ public final class JobOperations {
       t = n.get();
     }
     return Future.all(
-            leases.holder(job.name()),
+            leases.holder(timers.leaseName(job.name())),
             ledger.paused(job.name()),
             runs.runs(job.name(), Instant.EPOCH, now.plus(Duration.ofDays(1)), lastRuns))
         .map(

@@ -32,6 +32,7 @@ import io.slotkeeper.scheduler.schedule.job.JobSpecs;
 import io.slotkeeper.scheduler.schedule.job.ScheduleCatalog;
 import io.slotkeeper.schedules.ScheduleSnapshot;
 import io.slotkeeper.schedules.ScheduleState;
+import io.slotkeeper.timers.Timers;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -74,6 +75,7 @@ public final class ScheduleOperations {
   private final ScheduleCatalog catalog;
   private final JobSpecs.Rules rules;
   private final SlotClock clock;
+  private final Timers timers;
 
   public ScheduleOperations(
       OneCommandOperations oneCommand,
@@ -82,14 +84,15 @@ public final class ScheduleOperations {
       RedisLeases leases,
       ScheduleCatalog catalog,
       JobSpecs.Rules rules,
-      SlotClock clock) {
+      Timers timers) {
     this.oneCommand = oneCommand;
     this.queries = queries;
     this.runs = runs;
     this.leases = leases;
     this.catalog = catalog;
     this.rules = rules;
-    this.clock = clock;
+    this.clock = timers.clock();
+    this.timers = timers;
   }
 
   /** What a write asks beyond its body: a dry run over {@code hours}. */
@@ -291,7 +294,7 @@ public final class ScheduleOperations {
                 t = n.get();
               }
               return Future.all(
-                      leases.holder(name),
+                      leases.holder(timers.leaseName(name)),
                       runs.runs(name, Instant.EPOCH, now.plus(Duration.ofDays(1)), 10))
                   .map(
                       all ->

@@ -35,6 +35,8 @@ public record SlotkeeperConfig(
     int pgClientPoolSize,
     int taskPoolSize,
     boolean timersEnabled,
+    int timerPartitions,
+    Duration timerLeaseTtl,
     Optional<String> jobsFile,
     int grpcPort,
     String streamKey,
@@ -144,6 +146,9 @@ public record SlotkeeperConfig(
         // Jobs, reports, the fulfilment flow's and the lag checks' queries: one statement each.
         s.intRange("SLOTKEEPER_TASK_POOL_SIZE", Database.TASK_POOL_SIZE, 1, 500),
         s.bool("SLOTKEEPER_TIMERS_ENABLED", true),
+        // Fixed for a deployment's life: a schedule's partition follows from the count.
+        s.intRange("SLOTKEEPER_TIMER_PARTITIONS", 64, 1, 4_096),
+        s.duration("SLOTKEEPER_TIMER_LEASE_TTL", Duration.ofSeconds(10), Duration.ofMillis(300)),
         s.optional("SLOTKEEPER_JOBS_FILE"),
         s.port("SLOTKEEPER_GRPC_PORT", 9090),
         s.optional("SLOTKEEPER_STREAM_KEY").orElse("slotkeeper:events"),

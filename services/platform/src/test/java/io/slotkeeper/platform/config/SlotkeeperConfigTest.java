@@ -95,6 +95,24 @@ class SlotkeeperConfigTest {
   }
 
   @Test
+  void timerPartitionsAndTheirLeaseTtlHaveDefaultsAndBounds() {
+    SlotkeeperConfig defaults = SlotkeeperConfig.from(Map.of());
+    assertThat(defaults.timerPartitions()).isEqualTo(64);
+    assertThat(defaults.timerLeaseTtl()).isEqualTo(Duration.ofSeconds(10));
+    SlotkeeperConfig set =
+        SlotkeeperConfig.from(
+            Map.of("SLOTKEEPER_TIMER_PARTITIONS", "8", "SLOTKEEPER_TIMER_LEASE_TTL", "PT2S"));
+    assertThat(set.timerPartitions()).isEqualTo(8);
+    assertThat(set.timerLeaseTtl()).isEqualTo(Duration.ofSeconds(2));
+    assertThatThrownBy(() -> SlotkeeperConfig.from(Map.of("SLOTKEEPER_TIMER_PARTITIONS", "0")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("SLOTKEEPER_TIMER_PARTITIONS: ");
+    assertThatThrownBy(() -> SlotkeeperConfig.from(Map.of("SLOTKEEPER_TIMER_LEASE_TTL", "PT0.1S")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("SLOTKEEPER_TIMER_LEASE_TTL: ");
+  }
+
+  @Test
   void commandBatchesDefaultToTwoAndNeverExceedTheCommandThreads() {
     assertThat(SlotkeeperConfig.from(Map.of()).commandBatches()).isEqualTo(2);
     assertThat(SlotkeeperConfig.from(Map.of("SLOTKEEPER_COMMAND_THREADS", "1")).commandBatches())

@@ -6,6 +6,7 @@ import io.slotkeeper.commands.projection.StuckSegment;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
 import io.slotkeeper.scheduler.schedule.job.ScheduleCatalog;
 import io.slotkeeper.schedules.ProjectedScheduleCatalog;
+import io.slotkeeper.timers.PartitionTimers;
 import io.slotkeeper.timers.Timers;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -73,6 +74,7 @@ public final class HealthRoutes {
                       .put("leases", leases())
                       .put("timers", timers)
                       .put("scheduleCatalog", catalog);
+              this.timers.partitions().ifPresent(p -> checks.put("partitions", partitions(p)));
               boolean up = pg.succeeded() && rd.succeeded();
               String status =
                   !up
@@ -166,7 +168,7 @@ public final class HealthRoutes {
 
   private JsonObject leases() {
     JsonObject jobs = new JsonObject();
-    for (JobDefinition job : timers.jobs().jobs()) {
+    for (JobDefinition job : timers.catalog().all()) {
       JsonObject state = new JsonObject().put("held", false);
       timers
           .heldLease(job.name())
@@ -174,6 +176,29 @@ public final class HealthRoutes {
       jobs.put(job.name(), state);
     }
     return jobs;
+  }
+
+  /**
+   * The timer partitions on this instance: how many there are, the live instances sharing them,
+   * this instance's fair share, the ones it holds, and the last fault of sharing them.
+   */
+  private static JsonObject partitions(PartitionTimers.Report p) {
+    JsonObject j =
+        new JsonObject()
+            .put("count", p.partitions())
+            .put("liveInstances", p.liveInstances())
+            .put("share", p.share())
+            .put("held", new JsonArray(p.held()));
+    p.lastFault()
+        .ifPresent(
+            f ->
+                j.put(
+                    "lastError",
+                    new JsonObject()
+                        .put("step", f.step().tag())
+                        .put("error", f.error())
+                        .put("at", f.at().toString())));
+    return j;
   }
 
   // ---- Timer health: stalled and failing jobs (docs/scheduling.md, "Self-healing") ----
@@ -185,7 +210,7 @@ public final class HealthRoutes {
    */
   private JsonObject timers() {
     JsonObject jobs = new JsonObject();
-    for (JobDefinition job : timers.jobs().jobs()) {
+    for (JobDefinition job : timers.catalog().all()) {
       timers
           .health(job.name())
           .ifPresent(
