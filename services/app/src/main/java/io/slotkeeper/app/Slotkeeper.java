@@ -198,7 +198,7 @@ public final class Slotkeeper implements AutoCloseable {
     await(schedules.start(), "the schedule catalog");
     toClose.push(schedules);
     // HTTP targets: the guard checks a target's URL at creation and its address at delivery.
-    DeliverySettings delivery = DeliverySettings.from(System.getenv());
+    DeliverySettings delivery = DeliverySettings.from(config.httpTargets());
     TargetGuard targetGuard = TargetGuard.of(delivery.allow(), infra.embedded());
     HttpDelivery http =
         new HttpDelivery(
