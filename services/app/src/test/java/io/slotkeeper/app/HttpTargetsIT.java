@@ -128,6 +128,17 @@ class HttpTargetsIT {
             h.queryString(
                 "SELECT outcome || ':' || status FROM delivery_attempts WHERE schedule = 'hook'"))
         .isEqualTo("DELIVERED:200");
+    HttpResponse<String> runs = h.get("/v1/schedules/hook/runs", AppHarness.CLIENT);
+    assertThat(runs.statusCode()).as(runs.body()).isEqualTo(200);
+    JsonObject delivered =
+        new JsonObject(runs.body())
+            .getJsonArray("runs")
+            .getJsonObject(0)
+            .getJsonArray("deliveries")
+            .getJsonObject(0);
+    assertThat(delivered.getString("outcome")).isEqualTo("DELIVERED");
+    assertThat(delivered.getInteger("status")).isEqualTo(200);
+    assertThat(delivered.getString("response")).isEqualTo("ok");
     assertThat(h.get("/metrics", null).body())
         .contains("slotkeeper_deliveries_total{")
         .contains("outcome=\"delivered\"");
