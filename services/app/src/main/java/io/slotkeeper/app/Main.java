@@ -1,5 +1,7 @@
 package io.slotkeeper.app;
 
+import io.slotkeeper.delivery.DeliverySettings;
+import io.slotkeeper.delivery.TargetGuard;
 import io.slotkeeper.platform.config.ConfigException;
 import io.slotkeeper.platform.config.SlotkeeperConfig;
 import io.slotkeeper.platform.embedded.EmbeddedServerException;
@@ -21,7 +23,9 @@ public final class Main {
     SlotkeeperConfig config;
     try {
       config = SlotkeeperConfig.fromEnvironment();
-    } catch (ConfigException e) {
+      // The HTTP targets' settings belong to the delivery module, which checks them.
+      TargetGuard.of(DeliverySettings.from(config.httpTargets()).allow(), false);
+    } catch (ConfigException | IllegalArgumentException e) {
       System.err.println("slotkeeper: invalid configuration: " + e.getMessage());
       System.exit(2);
       return;

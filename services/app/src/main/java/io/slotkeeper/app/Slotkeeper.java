@@ -16,6 +16,10 @@ import io.slotkeeper.business.fulfilment.OrderFulfilment;
 import io.slotkeeper.business.jobs.JobHandlers;
 import io.slotkeeper.business.jobs.RetentionCleanupJob;
 import io.slotkeeper.commands.WriteModel;
+import io.slotkeeper.delivery.DeliveryAttempts;
+import io.slotkeeper.delivery.DeliverySettings;
+import io.slotkeeper.delivery.HttpDelivery;
+import io.slotkeeper.delivery.TargetGuard;
 import io.slotkeeper.idempotency.IdempotencyStore;
 import io.slotkeeper.leases.RedisLeases;
 import io.slotkeeper.metrics.BoundedLabels;
@@ -29,6 +33,7 @@ import io.slotkeeper.platform.config.SlotkeeperConfig;
 import io.slotkeeper.platform.db.Database;
 import io.slotkeeper.platform.db.ReadPools;
 import io.slotkeeper.scheduler.schedule.SlotClock;
+import io.slotkeeper.scheduler.schedule.job.HttpTarget;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
 import io.slotkeeper.scheduler.schedule.job.JobSpecs;
 import io.slotkeeper.scheduler.schedule.job.JobsFile;
@@ -63,8 +68,10 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -184,11 +191,6 @@ public final class Slotkeeper implements AutoCloseable {
     // never share timer partitions, whose schedules they would not know.
     RedisLeases leases = new RedisLeases(redis, leasePrefix(infra.postgres().database()));
     LedgerQueries ledger = new LedgerQueries(pool);
-    Map<String, JobHandler> handlers =
-        JobHandlers.standard(writeModel.commands(), fulfilment, database.dataSource());
-    SlotRunner runner =
-        new SlotRunner(
-            vertx, writeModel.batcher(), handlers, config.instanceId(), metrics, slotClock);
     // The jobs file is a declarative source of schedules: applied before the timers start; the
     // timers and the API then read the schedules through the catalog.
     JobsFile file = JobsFile.fromEnvironment(config.jobsFileEnvironment());
@@ -199,8 +201,32 @@ public final class Slotkeeper implements AutoCloseable {
     schedules.seed(declared.schedules());
     await(schedules.start(), "the schedule catalog");
     toClose.push(schedules);
+    // HTTP targets: the guard checks a target's URL at creation and its address at delivery.
+    DeliverySettings delivery = DeliverySettings.from(config.httpTargets());
+    TargetGuard targetGuard = TargetGuard.of(delivery.allow(), infra.embedded());
+    HttpDelivery http =
+        new HttpDelivery(
+            vertx,
+            delivery,
+            targetGuard,
+            new HttpDelivery.Wiring(
+                name -> schedules.get(name).map(JobDefinition::target),
+                variable -> Optional.ofNullable(System.getenv(variable)),
+                new DeliveryAttempts(database.dataSource()),
+                metrics,
+                config.instanceId(),
+                clock));
+    toClose.push(http);
+    Map<String, JobHandler> handlers =
+        new HashMap<>(
+            JobHandlers.standard(writeModel.commands(), fulfilment, database.dataSource()));
+    handlers.put(HttpTarget.HANDLER, http);
+    SlotRunner runner =
+        new SlotRunner(
+            vertx, writeModel.batcher(), handlers, config.instanceId(), metrics, slotClock);
     JobSpecs.Rules scheduleRules =
-        new JobSpecs.Rules(handlers.keySet(), ledgerRetention(file), Duration.ofSeconds(1));
+        new JobSpecs.Rules(
+            handlers.keySet(), ledgerRetention(file), Duration.ofSeconds(1), targetGuard);
     Timers timers =
         await(
             Timers.deploy(

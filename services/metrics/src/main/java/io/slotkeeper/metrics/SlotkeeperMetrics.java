@@ -81,6 +81,8 @@ public final class SlotkeeperMetrics {
   private final Map<Series, Counter> commandCounters = new ConcurrentHashMap<>();
   private final Map<String, Timer> commandTimers = new ConcurrentHashMap<>();
   private final Map<Series, Counter> idempotencyCounters = new ConcurrentHashMap<>();
+  private final Map<Series, Counter> deliveryCounters = new ConcurrentHashMap<>();
+  private final Map<String, Timer> deliveryTimers = new ConcurrentHashMap<>();
 
   /** Two tag values that name a series. */
   private record Series(String first, String second) {}
@@ -120,6 +122,34 @@ public final class SlotkeeperMetrics {
 
   public void slotDuration(String job, Duration duration) {
     slotDurationTimer(job).record(duration);
+  }
+
+  /**
+   * One attempt of an HTTP target's delivery: {@code slotkeeper_deliveries_total{schedule,outcome}}
+   * and {@code slotkeeper_delivery_seconds{schedule}} (from the request's start to its answer or
+   * failure). The outcomes are a fixed set; schedule names are chosen by operators.
+   */
+  public void delivery(String schedule, String outcome, Duration latency) {
+    deliveryCounters
+        .computeIfAbsent(
+            new Series(schedule, outcome),
+            k ->
+                Counter.builder("slotkeeper.deliveries")
+                    .description("HTTP target delivery attempts, by how they ended")
+                    .tag("schedule", schedule)
+                    .tag("outcome", outcome)
+                    .register(registry))
+        .increment();
+    deliveryTimers
+        .computeIfAbsent(
+            schedule,
+            k ->
+                Timer.builder("slotkeeper.delivery")
+                    .description("HTTP target delivery attempts, from request to answer")
+                    .tag("schedule", schedule)
+                    .serviceLevelObjectives(SLO_BUCKETS)
+                    .register(registry))
+        .record(latency);
   }
 
   private Timer slotLagTimer(String job) {

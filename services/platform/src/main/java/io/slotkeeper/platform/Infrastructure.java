@@ -60,6 +60,14 @@ public final class Infrastructure implements AutoCloseable {
     return new Infrastructure(pgEndpoint, redisEndpoint, pg, redis);
   }
 
+  /**
+   * Whether the service runs on embedded servers it started itself ({@code make run} on a
+   * developer's machine, no PostgreSQL configured).
+   */
+  public boolean embedded() {
+    return embeddedPostgres.isPresent();
+  }
+
   public PostgresEndpoint postgres() {
     return postgres;
   }

@@ -11,9 +11,21 @@ import java.util.Map;
  * @param slotId the slot's ledger ID
  * @param attempt 1 for the first attempt, then retries and takeovers
  * @param params the job's parameters from the jobs file
+ * @param fencingToken the lease fencing token the attempt was fired under (0 when unknown)
  */
 public record SlotRun(
-    String job, Instant nominal, String slotId, int attempt, Map<String, String> params) {
+    String job,
+    Instant nominal,
+    String slotId,
+    int attempt,
+    Map<String, String> params,
+    long fencingToken) {
+
+  /** An attempt whose fencing token the handler does not need. */
+  public SlotRun(
+      String job, Instant nominal, String slotId, int attempt, Map<String, String> params) {
+    this(job, nominal, slotId, attempt, params, 0);
+  }
 
   /** The ID of the command this slot sends to {@code target}: the same on every attempt. */
   public String commandId(String target) {

@@ -10,6 +10,7 @@ import io.slotkeeper.timers.SlotRunner.Trigger;
 import io.slotkeeper.timers.TimerHealth.Step;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -216,16 +217,19 @@ final class SlotDispatch {
                 // FIRED, and a takeover (this holder's own after a lease TTL, or the next
                 // holder's) finishes it.
                 health.fault(Step.COMPLETE, done.cause(), clock.now());
-              } else if (done.result().outcome() == RunResult.Outcome.FAILED) {
-                scheduleRetry(slot, done.result().slot().attempt());
+              } else if (done.result().outcome() == RunResult.Outcome.FAILED
+                  && done.result().retryable()) {
+                scheduleRetry(slot, done.result().slot().attempt(), done.result().retryAfter());
               }
               return Future.succeededFuture();
             });
   }
 
-  private void scheduleRetry(Instant slot, int failedAttempt) {
+  /** The policy's delay, or longer when the handler asked for more (an HTTP Retry-After). */
+  private void scheduleRetry(Instant slot, int failedAttempt, Duration atLeast) {
     job.retryPolicy()
         .delayBefore(failedAttempt + 1)
+        .map(delay -> atLeast != null && atLeast.compareTo(delay) > 0 ? atLeast : delay)
         .ifPresentOrElse(
             delay ->
                 vertx.setTimer(Math.max(1, delay.toMillis()), id -> run(slot, failedAttempt + 1)),

@@ -11,6 +11,7 @@ import io.slotkeeper.metrics.SlotkeeperMetrics;
 import io.slotkeeper.metrics.SlotkeeperMetrics.SlotOutcome;
 import io.slotkeeper.scheduler.schedule.SlotClock;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
+import io.slotkeeper.slots.AttemptFailedException;
 import io.slotkeeper.slots.JobHandler;
 import io.slotkeeper.slots.SlotCommands;
 import io.slotkeeper.slots.SlotRun;
@@ -161,7 +162,13 @@ public final class SlotRunner {
   public Future<RunResult> execute(JobDefinition job, SlotSnapshot slot) {
     JobHandler handler = handlers.get(job.handler());
     SlotRun run =
-        new SlotRun(job.name(), slot.nominal(), slot.slotId(), slot.attempt(), job.params());
+        new SlotRun(
+            job.name(),
+            slot.nominal(),
+            slot.slotId(),
+            slot.attempt(),
+            job.params(),
+            slot.fencingToken());
     long started = System.nanoTime();
     return vertx
         .executeBlocking(() -> handler.run(run), false)
@@ -184,6 +191,11 @@ public final class SlotRunner {
                         });
               }
               String error = String.valueOf(done.cause());
+              // A handler may say the attempt is not to be retried, or not before a delay.
+              AttemptFailedException said =
+                  done.cause() instanceof AttemptFailedException
+                      ? (AttemptFailedException) done.cause()
+                      : AttemptFailedException.retryable(error);
               FailSlot fail = SlotCommands.fail(slot, instanceId, truncate(error));
               return send(fail)
                   .map(
@@ -193,7 +205,13 @@ public final class SlotRunner {
                             .addKeyValue("error", error)
                             .log("slot failed");
                         return new RunResult(
-                            slot, RunResult.Outcome.FAILED, Map.of(), error, millis);
+                            slot,
+                            RunResult.Outcome.FAILED,
+                            Map.of(),
+                            error,
+                            millis,
+                            said.retryable(),
+                            said.retryAfter().orElse(null));
                       });
             });
   }

@@ -19,6 +19,8 @@ import java.util.Map;
  * @param leaseTtl how long one instance holds the schedule's lease
  * @param handler the code that does the work
  * @param params settings the handler reads
+ * @param target the HTTP endpoint the schedule calls (handler {@code http}), or null. It holds no
+ *     secret: {@code secretRef} names the environment variable the secret is read from at delivery
  */
 public record ScheduleDefinition(
     String name,
@@ -31,11 +33,51 @@ public record ScheduleDefinition(
     Retry retry,
     String leaseTtl,
     String handler,
-    Map<String, String> params) {
+    Map<String, String> params,
+    Target target) {
+
+  /** A definition without an HTTP target. */
+  public ScheduleDefinition(
+      String name,
+      Timing schedule,
+      String zone,
+      boolean enabled,
+      CatchUp catchUp,
+      String overlap,
+      Dst dst,
+      Retry retry,
+      String leaseTtl,
+      String handler,
+      Map<String, String> params) {
+    this(
+        name, schedule, zone, enabled, catchUp, overlap, dst, retry, leaseTtl, handler, params,
+        null);
+  }
 
   /** Copies the params. */
   public ScheduleDefinition {
     params = params == null ? Map.of() : Map.copyOf(params);
+  }
+
+  /**
+   * An HTTP target: {@code type} is {@code http}; {@code timeout} ISO-8601; {@code secretRef} the
+   * name {@code X} of the environment variable {@code SLOTKEEPER_SECRET_X}; {@code maxPerSecond}
+   * null for no rate limit.
+   */
+  public record Target(
+      String type,
+      String url,
+      String method,
+      Map<String, String> headers,
+      String body,
+      String timeout,
+      String secretRef,
+      Integer maxPerSecond) {
+
+    /** Copies the headers. */
+    public Target {
+      headers = headers == null ? Map.of() : Map.copyOf(headers);
+    }
   }
 
   /** Exactly one of {@code every} and {@code cron}; {@code anchor} only with {@code every}. */

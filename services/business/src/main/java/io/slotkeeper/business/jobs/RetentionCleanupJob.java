@@ -21,7 +21,11 @@ import javax.sql.DataSource;
  * read model of the slot events, which remain in the store. The newest row of each job is kept
  * whatever its age, so the scheduler still knows a long-idle job's last slot.
  *
- * <p>Counts: {@code idempotencyKeysDeleted}, {@code jobRunsDeleted}.
+ * <p>HTTP target attempts ({@code delivery_attempts}) sent before the same limit go once their
+ * slot's row is gone (a FAILED slot keeps them: they say a refused slot is not to be sent again).
+ *
+ * <p>Counts: {@code idempotencyKeysDeleted}, {@code jobRunsDeleted}, {@code
+ * deliveryAttemptsDeleted}.
  */
 public final class RetentionCleanupJob implements JobHandler {
 
@@ -38,6 +42,10 @@ public final class RetentionCleanupJob implements JobHandler {
           + " AND r.nominal < ?"
           + " AND r.nominal < (SELECT max(n.nominal) FROM job_runs n WHERE n.job = r.job)";
 
+  private static final String DELIVERIES =
+      "DELETE FROM delivery_attempts d WHERE d.sent_at < ?"
+          + " AND NOT EXISTS (SELECT 1 FROM job_runs r WHERE r.slot_id = d.slot_id)";
+
   private final JobSql sql;
 
   public RetentionCleanupJob(DataSource dataSource) {
@@ -49,9 +57,10 @@ public final class RetentionCleanupJob implements JobHandler {
     Duration retention =
         JobParams.positiveDuration(run, "ledgerRetention", DEFAULT_LEDGER_RETENTION);
     Duration keys = JobParams.positiveDuration(run, "idempotencyKeyRetention", Duration.ofDays(2));
-    return new Tally("idempotencyKeysDeleted", "jobRunsDeleted")
+    return new Tally("idempotencyKeysDeleted", "jobRunsDeleted", "deliveryAttemptsDeleted")
         .add("idempotencyKeysDeleted", sql.update(KEYS, keys.toSeconds()))
         .add("jobRunsDeleted", sql.update(RUNS, run.nominal().minus(retention)))
+        .add("deliveryAttemptsDeleted", sql.update(DELIVERIES, run.nominal().minus(retention)))
         .toMap();
   }
 }

@@ -49,6 +49,18 @@ class RetentionCleanupJobIT {
             + "', now(), 0)");
   }
 
+  private void delivery(String slotId, String sentAt) {
+    harness.execute(
+        "INSERT INTO delivery_attempts (slot_id, attempt, fencing_token, instance_id, schedule,"
+            + " nominal, idem_key, url, outcome, latency_ms, sent_at) VALUES ('"
+            + slotId
+            + "', 1, 1, 'i', 'j', '"
+            + sentAt
+            + "', 'k', 'http://h/', 'REFUSED', 1, '"
+            + sentAt
+            + "')");
+  }
+
   @Test
   void deletesExpiredKeysAndOldFinishedSlotsOnce() {
     key("expired", "-1 second");
@@ -58,6 +70,8 @@ class RetentionCleanupJobIT {
     jobRun("old-failed", "j", "2026-01-01T00:02:00Z", "FAILED");
     jobRun("recent", "j", "2026-02-27T00:00:00Z", "COMPLETED");
     jobRun("idle-last", "idle", "2026-01-01T00:00:00Z", "COMPLETED"); // newest row of its job
+    delivery("old-done", "2026-01-01T00:00:01Z");
+    delivery("old-failed", "2026-01-01T00:02:01Z");
     RetentionCleanupJob job = new RetentionCleanupJob(harness.dataSource());
 
     Map<String, Long> first =
@@ -65,8 +79,17 @@ class RetentionCleanupJobIT {
     Map<String, Long> second =
         job.run(JobsHarness.slot(RetentionCleanupJob.NAME, NOMINAL, Map.of()));
 
-    assertThat(first).isEqualTo(Map.of("idempotencyKeysDeleted", 1L, "jobRunsDeleted", 2L));
-    assertThat(second).isEqualTo(Map.of("idempotencyKeysDeleted", 0L, "jobRunsDeleted", 0L));
+    assertThat(first)
+        .isEqualTo(
+            Map.of(
+                "idempotencyKeysDeleted", 1L, "jobRunsDeleted", 2L, "deliveryAttemptsDeleted", 1L));
+    assertThat(second)
+        .isEqualTo(
+            Map.of(
+                "idempotencyKeysDeleted", 0L, "jobRunsDeleted", 0L, "deliveryAttemptsDeleted", 0L));
+    // A FAILED slot keeps its attempts: they say whether it may be sent again.
+    assertThat(harness.queryString("SELECT string_agg(slot_id, ',') FROM delivery_attempts"))
+        .isEqualTo("old-failed");
     assertThat(harness.queryString("SELECT string_agg(idem_key, ',') FROM idempotency_keys"))
         .isEqualTo("live");
     assertThat(

@@ -14,9 +14,17 @@ import java.util.Optional;
 /** Reads of the {@code job_runs} ledger read model. */
 public final class JobRunQueries {
 
+  // An HTTP target's attempts of the slot (null for other handlers), by the table's primary key.
+  private static final String DELIVERIES =
+      " (SELECT json_agg(json_build_object('attempt', d.attempt, 'fencingToken', d.fencing_token,"
+          + " 'instanceId', d.instance_id, 'outcome', d.outcome, 'status', d.status,"
+          + " 'latencyMs', d.latency_ms, 'error', d.error, 'response', d.response_head,"
+          + " 'retryAfterMs', d.retry_after_ms, 'sentAt', d.sent_at) ORDER BY d.sent_at)"
+          + " FROM delivery_attempts d WHERE d.slot_id = job_runs.slot_id) AS deliveries";
   private static final String COLUMNS =
       "SELECT slot_id, job, nominal, status, instance_id, fencing_token, attempts, backfill,"
-          + " fired_at, lag_ms, completed_at, duration_ms, counts, error, duplicates_rejected"
+          + " fired_at, lag_ms, completed_at, duration_ms, counts, error, duplicates_rejected,"
+          + DELIVERIES
           + " FROM job_runs ";
   private static final String RANGE =
       COLUMNS + "WHERE job = $1 AND nominal >= $2 AND nominal <= $3 ORDER BY nominal DESC LIMIT $4";
@@ -63,6 +71,7 @@ public final class JobRunQueries {
         .put("durationMs", r.getLong("duration_ms"))
         .put("counts", r.getJsonObject("counts"))
         .put("error", r.getString("error"))
-        .put("duplicatesRejected", r.getInteger("duplicates_rejected"));
+        .put("duplicatesRejected", r.getInteger("duplicates_rejected"))
+        .put("deliveries", r.getJsonArray("deliveries"));
   }
 }

@@ -46,7 +46,8 @@ public record SlotkeeperConfig(
     int aggregateCacheSize,
     Duration grpcKeepAlive,
     Duration grpcKeepAliveTimeout,
-    ClientLimits limits) {
+    ClientLimits limits,
+    Map<String, String> httpTargets) {
 
   /**
    * What one client may hold or send: the bind address, the HTTP connection cap and timeouts, the
@@ -166,7 +167,23 @@ public record SlotkeeperConfig(
         s.durationOrOff("SLOTKEEPER_GRPC_KEEPALIVE", Duration.ofSeconds(30), Duration.ofSeconds(1)),
         s.duration(
             "SLOTKEEPER_GRPC_KEEPALIVE_TIMEOUT", Duration.ofSeconds(20), Duration.ofSeconds(1)),
-        ClientLimits.read(s));
+        ClientLimits.read(s),
+        httpTargets(merged));
+  }
+
+  /**
+   * The {@code SLOTKEEPER_HTTP_TARGETS_*} settings, which the delivery module reads and validates
+   * at start-up (it names the variable of a bad value).
+   */
+  private static Map<String, String> httpTargets(Map<String, String> merged) {
+    Map<String, String> out = new HashMap<>();
+    merged.forEach(
+        (k, v) -> {
+          if (k.startsWith("SLOTKEEPER_HTTP_TARGETS_")) {
+            out.put(k, v);
+          }
+        });
+    return Map.copyOf(out);
   }
 
   /** The settings the jobs file loader reads (it names SLOTKEEPER_JOBS_FILE in its errors). */

@@ -18,7 +18,9 @@ import java.util.Objects;
  * @param leaseTtl how long one instance holds the job's lease before another may take over
  * @param params free-form settings the job's handler reads (e.g. {@code stuckAfter})
  * @param handler the name of the code that does the work; the job's name unless the file says
- *     otherwise, so several jobs can run one handler with different parameters
+ *     otherwise, so several jobs can run one handler with different parameters; {@code http} for a
+ *     schedule with a target
+ * @param target the HTTP endpoint the job calls, or null for a job run by in-process code
  */
 public record JobDefinition(
     String name,
@@ -32,13 +34,44 @@ public record JobDefinition(
     RetryPolicy retryPolicy,
     Duration leaseTtl,
     Map<String, String> params,
-    String handler) {
+    String handler,
+    HttpTarget target) {
 
   /** Catch-up window when none is given. */
   public static final Duration DEFAULT_CATCH_UP_WINDOW = Duration.ofMinutes(10);
 
   /** Lease TTL when none is given. */
   public static final Duration DEFAULT_LEASE_TTL = Duration.ofSeconds(10);
+
+  /** A job run by in-process code (no HTTP target). */
+  public JobDefinition(
+      String name,
+      Schedule schedule,
+      ZoneId zone,
+      boolean enabled,
+      CatchUpPolicy catchUpPolicy,
+      Duration catchUpWindow,
+      OverlapPolicy overlapPolicy,
+      DstPolicy dstPolicy,
+      RetryPolicy retryPolicy,
+      Duration leaseTtl,
+      Map<String, String> params,
+      String handler) {
+    this(
+        name,
+        schedule,
+        zone,
+        enabled,
+        catchUpPolicy,
+        catchUpWindow,
+        overlapPolicy,
+        dstPolicy,
+        retryPolicy,
+        leaseTtl,
+        params,
+        handler,
+        null);
+  }
 
   /** Validates and copies the params. */
   public JobDefinition {
@@ -58,7 +91,9 @@ public record JobDefinition(
       throw new IllegalArgumentException("leaseTtl must be positive");
     }
     params = Map.copyOf(params);
-    if (handler == null || handler.isBlank()) {
+    if (target != null) {
+      handler = HttpTarget.HANDLER;
+    } else if (handler == null || handler.isBlank()) {
       handler = name;
     }
   }

@@ -12,6 +12,8 @@ import io.slotkeeper.scheduler.schedule.Schedule;
 import io.slotkeeper.scheduler.schedule.policy.CatchUpPolicy;
 import io.slotkeeper.scheduler.schedule.policy.OverlapPolicy;
 import io.slotkeeper.scheduler.schedule.policy.RetryPolicy;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,6 +29,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The one reading of a job's fields, shared by the jobs file (YAML) and the API's schedules (JSON
@@ -49,7 +53,19 @@ public final class JobSpecs {
           "retry",
           "leaseTtl",
           "params",
-          "handler");
+          "handler",
+          "target");
+
+  /** The fields of a job's HTTP target. */
+  public static final Set<String> TARGET_FIELDS =
+      Set.of("type", "url", "method", "headers", "body", "timeout", "secretRef", "maxPerSecond");
+
+  // Set by the delivery on every attempt (or by the HTTP client): a target may not set them.
+  private static final Set<String> RESERVED_HEADERS =
+      Set.of("idempotency-key", "host", "content-length", "transfer-encoding", "connection");
+  private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+  private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([^{}]*)}}");
+  private static final Pattern SECRET_REF = Pattern.compile("[A-Z0-9_]{1,64}");
 
   /** The shortest interval the API accepts (the jobs file allows less, for tests). */
   public static final Duration MIN_API_INTERVAL = Duration.ofSeconds(1);
@@ -60,12 +76,21 @@ public final class JobSpecs {
   /**
    * Limits beyond the fields' own: the handlers this build has (null: any), the longest catch-up
    * window (the slot ledger's retention: older slots are gone, so catch-up cannot tell whether they
-   * ran), the shortest interval.
+   * ran), the shortest interval, and the URLs a target may call (the SSRF guard).
    */
-  public record Rules(Set<String> handlers, Duration maxCatchUpWindow, Duration minInterval) {
+  public record Rules(
+      Set<String> handlers, Duration maxCatchUpWindow, Duration minInterval, TargetCheck targets) {
 
-    /** The jobs file's rules: any handler, any window, intervals down to a millisecond. */
+    /**
+     * The jobs file's rules: any handler, any window, intervals down to a millisecond, any target
+     * URL (the operator wrote the file; the delivery still checks the address it connects to).
+     */
     public static final Rules FILE = new Rules(null, null, Duration.ofMillis(1));
+
+    /** Rules that accept any target URL. */
+    public Rules(Set<String> handlers, Duration maxCatchUpWindow, Duration minInterval) {
+      this(handlers, maxCatchUpWindow, minInterval, TargetCheck.ANY);
+    }
   }
 
   private JobSpecs() {}
@@ -122,8 +147,13 @@ public final class JobSpecs {
     Duration leaseTtl =
         f.duration("leaseTtl", JobDefinition.DEFAULT_LEASE_TTL, Duration.ofSeconds(1));
     Map<String, String> params = f.params("params");
-    String handler = f.text("handler", name);
-    if (handler != null && rules.handlers() != null && !rules.handlers().contains(handler)) {
+    HttpTarget target = f.target("target", rules.targets());
+    String handler = f.text("handler", node.hasNonNull("target") ? HttpTarget.HANDLER : name);
+    if (node.hasNonNull("target") && !HttpTarget.HANDLER.equals(handler)) {
+      f.error("handler", "must be absent or '" + HttpTarget.HANDLER + "' with a target");
+    } else if (!node.hasNonNull("target") && HttpTarget.HANDLER.equals(handler)) {
+      f.error("target", "missing (handler '" + HttpTarget.HANDLER + "' calls a target)");
+    } else if (handler != null && rules.handlers() != null && !rules.handlers().contains(handler)) {
       f.error(
           node.has("handler") ? "handler" : "name",
           "no handler named '"
@@ -149,7 +179,8 @@ public final class JobSpecs {
               new RetryPolicy(maxAttempts, initialBackoff, multiplier, maxBackoff),
               leaseTtl,
               params,
-              handler));
+              handler,
+              target));
     } catch (IllegalArgumentException e) {
       errors.put(prefix.isEmpty() ? "(body)" : strip(prefix), e.getMessage());
       return Optional.empty();
@@ -184,7 +215,22 @@ public final class JobSpecs {
             r.maxBackoff().toString()),
         job.leaseTtl().toString(),
         job.handler(),
-        job.params());
+        job.params(),
+        targetOf(job.target()));
+  }
+
+  private static ScheduleDefinition.Target targetOf(HttpTarget t) {
+    return t == null
+        ? null
+        : new ScheduleDefinition.Target(
+            HttpTarget.TYPE,
+            t.url().toString(),
+            t.method(),
+            t.headers(),
+            t.body(),
+            t.timeout().toString(),
+            t.secretRef(),
+            t.maxPerSecond() == 0 ? null : t.maxPerSecond());
   }
 
   /** The stored definition as JSON (the API's and the read table's form). */
@@ -419,6 +465,112 @@ public final class JobSpecs {
         return null;
       }
       return new IntervalSchedule(interval, anchorAt);
+    }
+
+    /** The HTTP target {@code field}, or null when absent or bad. */
+    HttpTarget target(String field, TargetCheck check) {
+      if (!node.hasNonNull(field)) {
+        return null;
+      }
+      JsonNode raw = node.get(field);
+      if (raw.isObject() && raw.has("secret")) {
+        error(
+            field + ".secret",
+            "not accepted, so that no secret is stored: put it in the environment variable "
+                + HttpTarget.SECRET_ENV_PREFIX
+                + "<NAME> and give secretRef: <NAME>");
+        ((ObjectNode) raw).remove("secret");
+      }
+      int before = errors.size();
+      Fields t = object(field, TARGET_FIELDS);
+      String type = t.text("type", HttpTarget.TYPE);
+      if (!HttpTarget.TYPE.equals(type)) {
+        t.error("type", "unknown target type '" + type + "' (one of http)");
+      }
+      URI url = t.url("url", check);
+      String method = t.text("method", "POST").toUpperCase(Locale.ROOT);
+      if (!HttpTarget.METHODS.contains(method)) {
+        t.error("method", "must be one of " + String.join(", ", sorted(HttpTarget.METHODS)));
+      }
+      Map<String, String> headers = t.params("headers");
+      headers.forEach((name, value) -> t.header(name, value));
+      String body = t.text("body", "");
+      Matcher m = PLACEHOLDER.matcher(body);
+      while (m.find()) {
+        if (!HttpTarget.PLACEHOLDERS.contains(m.group(1))) {
+          t.error(
+              "body",
+              "unknown placeholder {{"
+                  + m.group(1)
+                  + "}} (known: "
+                  + String.join(", ", sorted(HttpTarget.PLACEHOLDERS))
+                  + ")");
+        }
+      }
+      Duration timeout = t.duration("timeout", HttpTarget.DEFAULT_TIMEOUT, Duration.ofMillis(1));
+      if (timeout != null && timeout.compareTo(HttpTarget.MAX_TIMEOUT) > 0) {
+        t.error("timeout", "must be at most " + HttpTarget.MAX_TIMEOUT + ", got " + timeout);
+      }
+      String secretRef = t.text("secretRef", null);
+      if (secretRef != null && !SECRET_REF.matcher(secretRef).matches()) {
+        t.error(
+            "secretRef",
+            "must be 1 to 64 of A-Z, 0-9 and _ (the end of the variable "
+                + HttpTarget.SECRET_ENV_PREFIX
+                + "<NAME>)");
+      }
+      int maxPerSecond = t.intValue("maxPerSecond", 0, 1, 10_000);
+      if (errors.size() > before || url == null) {
+        return null;
+      }
+      return new HttpTarget(url, method, headers, body, timeout, secretRef, maxPerSecond);
+    }
+
+    private URI url(String field, TargetCheck check) {
+      String v = text(field, null);
+      if (v == null) {
+        error(field, "missing");
+        return null;
+      }
+      URI url;
+      try {
+        url = new URI(v);
+      } catch (URISyntaxException e) {
+        error(field, "not a URL: " + e.getMessage());
+        return null;
+      }
+      String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
+      if (!scheme.equals("http") && !scheme.equals("https")) {
+        error(field, "must be an http or https URL, got '" + v + "'");
+        return null;
+      }
+      if (url.getHost() == null || url.getHost().isEmpty()) {
+        error(field, "must name a host, got '" + v + "'");
+        return null;
+      }
+      if (url.getRawUserInfo() != null || url.getRawFragment() != null) {
+        error(field, "must have neither user info nor a fragment, got '" + v + "'");
+        return null;
+      }
+      Optional<String> refused = check.refusal(url);
+      if (refused.isPresent()) {
+        error(field, refused.get());
+        return null;
+      }
+      return url;
+    }
+
+    private void header(String name, String value) {
+      String lower = name.toLowerCase(Locale.ROOT);
+      if (!TOKEN.matcher(name).matches()) {
+        error("headers." + name, "is not a header name (an RFC 9110 token)");
+      } else if (lower.startsWith("slotkeeper-") || RESERVED_HEADERS.contains(lower)) {
+        error(
+            "headers." + name,
+            "is set by the delivery (Slotkeeper-*, Idempotency-Key, Host and the framing headers)");
+      } else if (value.chars().anyMatch(c -> c < 0x20 && c != '\t' || c == 0x7f)) {
+        error("headers." + name, "must not hold control characters");
+      }
     }
 
     Map<String, String> params(String field) {

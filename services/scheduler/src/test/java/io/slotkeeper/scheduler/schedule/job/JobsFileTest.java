@@ -165,7 +165,7 @@ class JobsFileTest {
     return Stream.of(
             "schedule: { every: PT1S }\n    colour: red"
                 + "| jobs[0] (a).colour: unknown field (known: catchUp, dst, enabled, handler, leaseTtl, name,"
-                + " overlap, params, retry, schedule, zone)",
+                + " overlap, params, retry, schedule, target, zone)",
             "schedule: { every: PT1S, cron: '* * * * * *' }"
                 + "| jobs[0] (a).schedule: give exactly one of cron, every",
             "zone: UTC| jobs[0] (a).schedule: missing (give cron or every)",
