@@ -64,6 +64,7 @@ public final class BenchMain {
               + " repetitions (min and max beside it); each ratio is taken within one repetition"
               + " (its phases run back to back), then the median of those; the many-schedules"
               + " figures are measured once.",
+          settingsText(s),
           true);
     }
     System.exit(failures == 0 ? 0 : 1);
@@ -236,6 +237,7 @@ public final class BenchMain {
       String stem,
       String title,
       String method,
+      String settings,
       boolean chart)
       throws IOException {
     for (Figures.Spec miss : figures.misses()) {
@@ -251,9 +253,7 @@ public final class BenchMain {
     String date = LocalDate.now(ZoneOffset.UTC).toString();
     JsonObject machine = Machine.describe(bench);
     JsonObject json =
-        figures
-            .result(date, bench.runId, started, settingsText(s), machine)
-            .put("quick", s.quick());
+        figures.result(date, bench.runId, started, settings, machine).put("quick", s.quick());
     Path jsonFile = s.outDir().resolve(stem + date + ".json");
     Path mdFile = s.outDir().resolve(stem + date + ".md");
     Files.writeString(jsonFile, json.encodePrettily() + "\n");
@@ -319,7 +319,15 @@ public final class BenchMain {
         + s.timerSeconds()
         + " BENCH_CATCHUP_SLOTS="
         + s.catchUpSlots()
-        + " BENCH_SCHEDULES="
+        + " "
+        + scheduleSettingsText(s)
+        + " "
+        + serviceSettingsText(s);
+  }
+
+  /** The settings of the many-schedules part. */
+  static String scheduleSettingsText(BenchSettings s) {
+    return "BENCH_SCHEDULES="
         + s.schedules().count()
         + " BENCH_SCHEDULES_MINUTES="
         + s.schedules().minutes()
@@ -331,7 +339,13 @@ public final class BenchMain {
         + s.schedules().editsPerMinute()
         + " BENCH_SCHEDULES_EDITED="
         + s.schedules().edited()
-        + " BENCH_SERVICE_HEAP="
+        + " BENCH_SCHEDULES_LEASE_TTL_SECONDS="
+        + s.schedules().leaseTtlSeconds();
+  }
+
+  /** The service's JVM settings, as every result lists them. */
+  static String serviceSettingsText(BenchSettings s) {
+    return "BENCH_SERVICE_HEAP="
         + s.serviceHeap()
         + " BENCH_SERVICE_JVM_OPTIONS_FILE="
         + s.serviceJvmOptionsFile().map(BenchMain::optionsText).orElse("none");

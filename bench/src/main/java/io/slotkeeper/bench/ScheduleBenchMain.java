@@ -33,6 +33,7 @@ public final class ScheduleBenchMain {
           "schedules-",
           "slotkeeper many-schedules benchmark",
           "Each figure is one measurement.",
+          BenchMain.scheduleSettingsText(s) + " " + BenchMain.serviceSettingsText(s),
           false);
     }
     System.exit(failures == 0 ? 0 : 1);
