@@ -273,7 +273,7 @@ public final class BenchMain {
         .append(", ")
         .append(machine.getString("postgres"))
         .append(".\n\n");
-    md.append(method).append(" Settings: `").append(settingsText(s)).append("`.\n\n");
+    md.append(method).append(" Settings: `").append(settings).append("`.\n\n");
     md.append(figures.markdown());
     if (!figures.notes().isEmpty()) {
       md.append("\n## Notes\n\n");
