@@ -185,8 +185,22 @@ final class Bench implements AutoCloseable {
 
   // --- JDBC helpers ---------------------------------------------------------------------------
 
+  /**
+   * A connection; while the server has none free (SQLSTATE 53300: the services under test and
+   * others' tests share its {@code max_connections}), tries again for up to 30 s.
+   */
   static Connection connect(PostgresEndpoint db) throws SQLException {
-    return DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (true) {
+      try {
+        return DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+      } catch (SQLException e) {
+        if (!"53300".equals(e.getSQLState()) || System.nanoTime() > deadline) {
+          throw e;
+        }
+        sleep(500);
+      }
+    }
   }
 
   static void execute(PostgresEndpoint db, String... sql) {

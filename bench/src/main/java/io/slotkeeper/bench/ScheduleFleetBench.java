@@ -12,6 +12,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Many schedules: N one-minute cron schedules spread over the minute (schedule i fires at second
@@ -30,6 +31,13 @@ final class ScheduleFleetBench {
 
   /** Settled: slots due at the end of a window are fired and projected within this. */
   private static final Duration GRACE = Duration.ofSeconds(15);
+
+  /**
+   * Smaller connection pools for the three instances (as {@code make chaos} uses), so that three
+   * fit PostgreSQL's default 100 connections beside the runner and others' tests.
+   */
+  static final Map<String, String> FLEET_POOLS =
+      Map.of("SLOTKEEPER_JDBC_POOL_SIZE", "6", "SLOTKEEPER_PG_CLIENT_POOL_SIZE", "4");
 
   private final Bench bench;
   private final Figures figures;
@@ -187,7 +195,7 @@ final class ScheduleFleetBench {
     List<String> names = names("s");
     Path jobs = bench.jobsFile("schedules", jobsYaml(names));
     PostgresEndpoint db = bench.freshDatabase("schedules");
-    Bench.Service svc = bench.launchService("schedules", db, jobs, true, java.util.Map.of());
+    Bench.Service svc = bench.launchService("schedules", db, jobs, true, Map.of());
     if (!ready(List.of(svc), "schedules.start")) {
       return false;
     }
@@ -294,7 +302,7 @@ final class ScheduleFleetBench {
     PostgresEndpoint db = bench.freshDatabase("fleet");
     List<Bench.Service> fleet = new ArrayList<>();
     for (int i = 1; i <= 3; i++) {
-      fleet.add(bench.launchService("fleet-" + i, db, jobs, true, java.util.Map.of()));
+      fleet.add(bench.launchService("fleet-" + i, db, jobs, true, FLEET_POOLS));
     }
     if (!ready(fleet, "fleet.start")) {
       return;
