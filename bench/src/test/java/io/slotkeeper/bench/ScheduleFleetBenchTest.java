@@ -13,8 +13,6 @@ import org.junit.jupiter.api.Test;
 
 class ScheduleFleetBenchTest {
 
-  private static final Instant KILL = Instant.parse("2026-12-04T10:00:30Z");
-
   @Test
   void theJobsFileIsOneTheServiceAcceptsAndSpreadsTheSchedulesOverTheMinute() {
     List<String> names = IntStream.range(0, 130).mapToObj(i -> "b1-s-" + i).toList();
@@ -44,32 +42,6 @@ class ScheduleFleetBenchTest {
     ScheduleFleetBench.Window exact =
         ScheduleFleetBench.Window.startingAfter(Instant.parse("2026-12-04T10:00:00Z"), 2);
     assertThat(exact.from()).isEqualTo(Instant.parse("2026-12-04T10:00:00Z"));
-  }
-
-  @Test
-  void takeoverIsTheLatestLateFirstFireAfterTheKill() {
-    List<ScheduleFleetBench.FirstFire> firsts =
-        List.of(
-            // due 1 s after the kill, fired 12 s after it: taken over at +12 s
-            fire(31, 42_000),
-            // due 5 s after the kill, fired at +13.5 s
-            fire(35, 43_500),
-            // due 20 s after the kill, on time: taken over before it fell due
-            fire(50, 50_010));
-
-    assertThat(ScheduleFleetBench.takeoverSeconds(KILL, firsts)).isEqualTo(13.5);
-  }
-
-  @Test
-  void withoutALateSlotTheEarliestFirstFireBoundsTheTakeover() {
-    List<ScheduleFleetBench.FirstFire> firsts = List.of(fire(50, 50_020), fire(45, 45_015));
-
-    assertThat(ScheduleFleetBench.takeoverSeconds(KILL, firsts)).isEqualTo(15.015);
-  }
-
-  @Test
-  void withNoScheduleOfTheKilledInstanceTheTakeoverIsNotMeasured() {
-    assertThat(ScheduleFleetBench.takeoverSeconds(KILL, List.of())).isNaN();
   }
 
   @Test
@@ -107,14 +79,5 @@ class ScheduleFleetBenchTest {
             .schedules();
     assertThat(quick.count()).isEqualTo(300);
     assertThat(quick.minutes()).isEqualTo(1);
-  }
-
-  /** The first slot after the kill, due {@code dueSecond} and fired {@code firedMs} after 10:00. */
-  private static ScheduleFleetBench.FirstFire fire(int dueSecond, long firedMs) {
-    Instant base = Instant.parse("2026-12-04T10:00:00Z");
-    Instant nominal = base.plusSeconds(dueSecond);
-    Instant fired = base.plusMillis(firedMs);
-    return new ScheduleFleetBench.FirstFire(
-        nominal, fired, fired.toEpochMilli() - nominal.toEpochMilli());
   }
 }
