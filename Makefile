@@ -2,7 +2,7 @@
 MVN ?= mvn -B -ntp
 JAR := services/app/target/slotkeeper.jar
 
-.PHONY: run test unit lint-api fuzz faults build fmt clean chaos bench soak
+.PHONY: run test unit lint-api fuzz faults build fmt clean chaos bench bench-schedules soak
 
 ## run: build if needed, then start the service (embedded PostgreSQL and Redis unless configured),
 ##      listening on 127.0.0.1 only unless SLOTKEEPER_BIND_ADDRESS says otherwise; logs are readable
@@ -79,6 +79,12 @@ $(BENCH_JAR): $(JAR) $(shell find bench -name pom.xml -o -path '*/src/main/*' -t
 ##        BENCH_QUICK=1 for a ~2-minute smoke run (results under bench/results/tmp/)
 bench: $(JAR) $(BENCH_JAR)
 	java -jar $(BENCH_JAR)
+
+## bench-schedules: only the many-schedules part of make bench (10,000 one-minute schedules on one
+##        instance for 5 minutes, then on three with one killed; about 15 minutes); writes
+##        bench/results/schedules-<date>.json and .md. BENCH_QUICK=1: 300 schedules, 2 + 2 minutes
+bench-schedules: $(JAR) $(BENCH_JAR)
+	java -cp $(BENCH_JAR) io.slotkeeper.bench.ScheduleBenchMain
 
 ## soak: one instance holds 1,000 idle SSE subscribers and 1,000 idle connections while orders
 ##       arrive at a steady rate; checks place-order p99 (< 2x without them) and PostgreSQL

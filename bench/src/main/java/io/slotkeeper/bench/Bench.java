@@ -81,9 +81,23 @@ final class Bench implements AutoCloseable {
     return name;
   }
 
-  /** A running service: its HTTP base URL and process. */
-  record Service(String baseUrl, ChildProcess process, PostgresEndpoint db)
+  /** A running service: its label, instance ID, HTTP base URL and process. */
+  record Service(
+      String label, String instanceId, String baseUrl, ChildProcess process, PostgresEndpoint db)
       implements AutoCloseable {
+
+    /** Waits until {@code /health/ready} answers 200; stops the process and fails otherwise. */
+    Service awaitReady(Duration within) {
+      try {
+        process.awaitReady(baseUrl + "/health/ready", within);
+      } catch (RuntimeException e) {
+        process.close();
+        throw e;
+      }
+      log("  service %s ready in %.1f s (%s)", label, process.startSeconds(), baseUrl);
+      return this;
+    }
+
     @Override
     public void close() {
       process.close();
@@ -117,6 +131,19 @@ final class Bench implements AutoCloseable {
       Path jobsFile,
       boolean timers,
       Map<String, String> overrides) {
+    return launchService(label, db, jobsFile, timers, overrides).awaitReady(Duration.ofMinutes(3));
+  }
+
+  /**
+   * Launches the service without waiting for it ({@link Service#awaitReady}), so that several
+   * instances can start at once.
+   */
+  synchronized Service launchService(
+      String label,
+      PostgresEndpoint db,
+      Path jobsFile,
+      boolean timers,
+      Map<String, String> overrides) {
     int n = ++services;
     int port = ChildProcess.freePort();
     String streamKey = runId + ":events";
@@ -126,7 +153,7 @@ final class Bench implements AutoCloseable {
     env.put("SLOTKEEPER_REDIS_URL", redis().connectionString());
     env.put("SLOTKEEPER_HTTP_PORT", Integer.toString(port));
     env.put("SLOTKEEPER_GRPC_PORT", Integer.toString(ChildProcess.freePort()));
-    env.put("SLOTKEEPER_INSTANCE_ID", runId + "-" + n);
+    env.put("SLOTKEEPER_INSTANCE_ID", instanceId(n));
     env.put("SLOTKEEPER_CLIENT_TOKEN", CLIENT_TOKEN);
     env.put("SLOTKEEPER_OPERATOR_TOKEN", OPERATOR_TOKEN);
     env.put("SLOTKEEPER_JOBS_FILE", jobsFile.toAbsolutePath().toString());
@@ -143,15 +170,12 @@ final class Bench implements AutoCloseable {
             List.of("-jar", settings.serviceJar().toString()),
             env,
             logs.resolve(n + "-" + label + ".log"));
-    String base = "http://127.0.0.1:" + port;
-    try {
-      child.awaitReady(base + "/health/ready", Duration.ofMinutes(3));
-    } catch (RuntimeException e) {
-      child.close();
-      throw e;
-    }
-    log("  service %s ready in %.1f s (%s)", label, child.startSeconds(), base);
-    return new Service(base, child, db);
+    return new Service(label, instanceId(n), "http://127.0.0.1:" + port, child, db);
+  }
+
+  /** The instance ID of this run's n-th service: the {@code instance_id} of its slot records. */
+  private String instanceId(int n) {
+    return runId + "-" + n;
   }
 
   /** The jobs file of a service that runs no job (the command phases). */
@@ -161,8 +185,22 @@ final class Bench implements AutoCloseable {
 
   // --- JDBC helpers ---------------------------------------------------------------------------
 
+  /**
+   * A connection; while the server has none free (SQLSTATE 53300: the services under test and
+   * others' tests share its {@code max_connections}), tries again for up to 30 s.
+   */
   static Connection connect(PostgresEndpoint db) throws SQLException {
-    return DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (true) {
+      try {
+        return DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+      } catch (SQLException e) {
+        if (!"53300".equals(e.getSQLState()) || System.nanoTime() > deadline) {
+          throw e;
+        }
+        sleep(500);
+      }
+    }
   }
 
   static void execute(PostgresEndpoint db, String... sql) {

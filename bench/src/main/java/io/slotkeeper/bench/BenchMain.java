@@ -49,8 +49,23 @@ public final class BenchMain {
                   timers.catchUp(rep);
                 }
               });
+      ScheduleFleetBench schedules = new ScheduleFleetBench(bench, figures);
+      failures += phase("schedules", s, figures, schedules::run);
       ratios(s, figures);
-      write(s, bench, figures, started);
+      write(
+          s,
+          bench,
+          figures,
+          started,
+          "",
+          "slotkeeper benchmark",
+          "Each figure is the median of "
+              + s.repeats()
+              + " repetitions (min and max beside it); each ratio is taken within one repetition"
+              + " (its phases run back to back), then the median of those; the many-schedules"
+              + " figures are measured once.",
+          settingsText(s),
+          true);
     }
     System.exit(failures == 0 ? 0 : 1);
   }
@@ -92,10 +107,11 @@ public final class BenchMain {
     WorkMeter.define(f, "cost.baseline", "Baseline order, " + max + " clients");
     JitWarmup.define(f, "warmup.baseline", "the baseline server");
     TimerBench.define(f, s);
+    ScheduleFleetBench.define(f, s);
     return f;
   }
 
-  private static int phase(String name, BenchSettings s, Figures figures, Runnable body) {
+  static int phase(String name, BenchSettings s, Figures figures, Runnable body) {
     if (!s.runs(name)) {
       Bench.log("phase %s: skipped (BENCH_SKIP)", name);
       return 0;
@@ -209,7 +225,20 @@ public final class BenchMain {
     }
   }
 
-  private static void write(BenchSettings s, Bench bench, Figures figures, Instant started)
+  /**
+   * Writes {@code <out>/<stem><date>.json} and {@code .md} (and the throughput chart's {@code .png}
+   * when {@code chart}), and prints the table.
+   */
+  static void write(
+      BenchSettings s,
+      Bench bench,
+      Figures figures,
+      Instant started,
+      String stem,
+      String title,
+      String method,
+      String settings,
+      boolean chart)
       throws IOException {
     for (Figures.Spec miss : figures.misses()) {
       figures.note("misses its target: " + miss.label() + " (" + miss.target() + ")");
@@ -224,14 +253,14 @@ public final class BenchMain {
     String date = LocalDate.now(ZoneOffset.UTC).toString();
     JsonObject machine = Machine.describe(bench);
     JsonObject json =
-        figures
-            .result(date, bench.runId, started, settingsText(s), machine)
-            .put("quick", s.quick());
-    Path jsonFile = s.outDir().resolve(date + ".json");
-    Path mdFile = s.outDir().resolve(date + ".md");
+        figures.result(date, bench.runId, started, settings, machine).put("quick", s.quick());
+    Path jsonFile = s.outDir().resolve(stem + date + ".json");
+    Path mdFile = s.outDir().resolve(stem + date + ".md");
     Files.writeString(jsonFile, json.encodePrettily() + "\n");
     StringBuilder md = new StringBuilder();
-    md.append("# slotkeeper benchmark, ")
+    md.append("# ")
+        .append(title)
+        .append(", ")
         .append(date)
         .append(s.quick() ? " (QUICK smoke run: not a result)" : "")
         .append("\n\n");
@@ -244,31 +273,28 @@ public final class BenchMain {
         .append(", ")
         .append(machine.getString("postgres"))
         .append(".\n\n");
-    md.append("Each figure is the median of ")
-        .append(s.repeats())
-        .append(" repetitions (min and max beside it); each ratio is taken within one repetition")
-        .append(" (its phases run back to back), then the median of those. Settings: `")
-        .append(settingsText(s))
-        .append("`.\n\n");
+    md.append(method).append(" Settings: `").append(settings).append("`.\n\n");
     md.append(figures.markdown());
     if (!figures.notes().isEmpty()) {
       md.append("\n## Notes\n\n");
       figures.notes().forEach(n -> md.append("- ").append(n).append('\n'));
     }
-    Path pngFile = s.outDir().resolve(date + ".png");
-    try {
-      Chart.throughput(figures, s.clients(), pngFile);
-      md.append("\n![throughput](").append(pngFile.getFileName()).append(")\n");
-    } catch (IOException | RuntimeException | Error e) {
-      Bench.log("no chart: %s", e);
+    if (chart) {
+      Path pngFile = s.outDir().resolve(stem + date + ".png");
+      try {
+        Chart.throughput(figures, s.clients(), pngFile);
+        md.append("\n![throughput](").append(pngFile.getFileName()).append(")\n");
+      } catch (IOException | RuntimeException | Error e) {
+        Bench.log("no chart: %s", e);
+      }
     }
     Files.writeString(mdFile, md.toString());
-    Bench.log("wrote %s, %s and %s", jsonFile, mdFile, pngFile);
+    Bench.log("wrote %s and %s", jsonFile, mdFile);
     System.out.println();
     System.out.println(md);
   }
 
-  private static String settingsText(BenchSettings s) {
+  static String settingsText(BenchSettings s) {
     return "BENCH_REPEATS="
         + s.repeats()
         + " BENCH_CLIENTS="
@@ -293,7 +319,33 @@ public final class BenchMain {
         + s.timerSeconds()
         + " BENCH_CATCHUP_SLOTS="
         + s.catchUpSlots()
-        + " BENCH_SERVICE_HEAP="
+        + " "
+        + scheduleSettingsText(s)
+        + " "
+        + serviceSettingsText(s);
+  }
+
+  /** The settings of the many-schedules part. */
+  static String scheduleSettingsText(BenchSettings s) {
+    return "BENCH_SCHEDULES="
+        + s.schedules().count()
+        + " BENCH_SCHEDULES_MINUTES="
+        + s.schedules().minutes()
+        + " BENCH_SCHEDULES_FLEET_MINUTES="
+        + s.schedules().fleetMinutes()
+        + " BENCH_SCHEDULES_START_SECONDS="
+        + s.schedules().startSeconds()
+        + " BENCH_SCHEDULES_EDITS_PER_MINUTE="
+        + s.schedules().editsPerMinute()
+        + " BENCH_SCHEDULES_EDITED="
+        + s.schedules().edited()
+        + " BENCH_SCHEDULES_LEASE_TTL_SECONDS="
+        + s.schedules().leaseTtlSeconds();
+  }
+
+  /** The service's JVM settings, as every result lists them. */
+  static String serviceSettingsText(BenchSettings s) {
+    return "BENCH_SERVICE_HEAP="
         + s.serviceHeap()
         + " BENCH_SERVICE_JVM_OPTIONS_FILE="
         + s.serviceJvmOptionsFile().map(BenchMain::optionsText).orElse("none");

@@ -41,7 +41,21 @@ record BenchSettings(
     Path benchJar,
     Path outDir,
     Path logDir,
-    Set<String> skip) {
+    Set<String> skip,
+    ScheduleSettings schedules) {
+
+  /**
+   * The many-schedules part ({@link ScheduleFleetBench}): how many one-minute schedules, how long
+   * each run lasts, how long a service may take to start them, and the edit load.
+   */
+  record ScheduleSettings(
+      int count,
+      int minutes,
+      int fleetMinutes,
+      int startSeconds,
+      int editsPerMinute,
+      int edited,
+      int leaseTtlSeconds) {}
 
   static BenchSettings fromEnvironment(Map<String, String> env) {
     boolean quick = "1".equals(env.get("BENCH_QUICK")) || "true".equals(env.get("BENCH_QUICK"));
@@ -77,7 +91,15 @@ record BenchSettings(
         Arrays.stream(e.text("BENCH_SKIP", "").split(","))
             .map(String::trim)
             .filter(s -> !s.isEmpty())
-            .collect(Collectors.toSet()));
+            .collect(Collectors.toSet()),
+        new ScheduleSettings(
+            e.integer("BENCH_SCHEDULES", quick ? 300 : 10_000),
+            e.integer("BENCH_SCHEDULES_MINUTES", quick ? 2 : 5),
+            e.integer("BENCH_SCHEDULES_FLEET_MINUTES", quick ? 2 : 3),
+            e.integer("BENCH_SCHEDULES_START_SECONDS", quick ? 60 : 180),
+            e.integer("BENCH_SCHEDULES_EDITS_PER_MINUTE", 1_000),
+            e.integer("BENCH_SCHEDULES_EDITED", 100),
+            e.integer("BENCH_SCHEDULES_LEASE_TTL_SECONDS", 10)));
   }
 
   /**
@@ -119,7 +141,7 @@ record BenchSettings(
     return options;
   }
 
-  /** Whether a phase ({@code pgbench, commands, baseline, timers, catchup}) runs. */
+  /** Whether a phase ({@code pgbench, commands, baseline, timers, catchup, schedules}) runs. */
   boolean runs(String phase) {
     return !skip.contains(phase);
   }

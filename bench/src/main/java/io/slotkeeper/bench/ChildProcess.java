@@ -124,6 +124,16 @@ final class ChildProcess implements AutoCloseable {
     return Double.NaN;
   }
 
+  /** SIGKILL at once, as a crash would end it (no shutdown hook runs, no lease is released). */
+  void kill() {
+    process.destroyForcibly();
+    try {
+      process.waitFor(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   /** SIGTERM, then SIGKILL after 30 s. */
   @Override
   public void close() {

@@ -70,6 +70,21 @@ final class Load {
           json);
     }
 
+    /**
+     * A JSON PUT with bearer token, Idempotency-Key and the version it expects ({@code If-Match}).
+     */
+    Future<Answer> put(String url, String token, String key, String ifMatch, String json) {
+      return send(
+          new RequestOptions()
+              .setMethod(HttpMethod.PUT)
+              .setAbsoluteURI(url)
+              .putHeader("Authorization", "Bearer " + token)
+              .putHeader("Content-Type", "application/json")
+              .putHeader("Idempotency-Key", key)
+              .putHeader("If-Match", ifMatch),
+          json);
+    }
+
     /** A GET with bearer token. */
     Future<Answer> get(String url, String token) {
       return send(
