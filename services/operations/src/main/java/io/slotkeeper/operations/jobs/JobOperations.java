@@ -98,15 +98,7 @@ public final class JobOperations {
   private Future<JsonObject> describe(JobDefinition job, int lastRuns) {
     Instant now = timers.clock().now();
     JsonArray next = new JsonArray();
-    Instant t = now;
-    for (int i = 0; i < 3; i++) {
-      Optional<Instant> n = job.schedule().nextAfter(t);
-      if (n.isEmpty()) {
-        break;
-      }
-      next.add(n.get().toString());
-      t = n.get();
-    }
+    Slots.between(job.schedule(), now, Instant.MAX, 3).forEach(s -> next.add(s.toString()));
     return Future.all(
             leases.holder(timers.leaseName(job.name())),
             ledger.paused(job.name()),

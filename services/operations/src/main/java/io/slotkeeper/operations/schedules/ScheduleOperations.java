@@ -26,6 +26,7 @@ import io.slotkeeper.operations.support.Reads;
 import io.slotkeeper.operations.support.RequestFields;
 import io.slotkeeper.platform.json.Json;
 import io.slotkeeper.scheduler.schedule.SlotClock;
+import io.slotkeeper.scheduler.schedule.Slots;
 import io.slotkeeper.scheduler.schedule.job.DryRun;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
 import io.slotkeeper.scheduler.schedule.job.JobSpecs;
@@ -282,17 +283,10 @@ public final class ScheduleOperations {
                 throw ApiProblem.notFound("schedule " + name + " was deleted");
               }
               Instant now = clock.now();
-              JsonArray next = new JsonArray();
               JobDefinition job = jobOf(row.getJsonObject("definition"));
-              Instant t = now;
-              for (int i = 0; i < 3; i++) {
-                Optional<Instant> n = job.schedule().nextAfter(t);
-                if (n.isEmpty()) {
-                  break;
-                }
-                next.add(n.get().toString());
-                t = n.get();
-              }
+              JsonArray next = new JsonArray();
+              Slots.between(job.schedule(), now, Instant.MAX, 3)
+                  .forEach(s -> next.add(s.toString()));
               return Future.all(
                       leases.holder(timers.leaseName(name)),
                       runs.runs(name, Instant.EPOCH, now.plus(Duration.ofDays(1)), 10))

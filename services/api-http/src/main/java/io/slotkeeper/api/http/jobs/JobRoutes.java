@@ -27,7 +27,6 @@ public final class JobRoutes {
         .get("/v1/jobs/:job")
         .handler(auth.require(Role.OPERATOR))
         .handler(ctx -> HttpAnswers.json(ctx, jobs.get(ctx.pathParam("job"))));
-    router.get("/v1/jobs/:job/runs").handler(auth.require(Role.OPERATOR)).handler(this::runs);
     router
         .post("/v1/jobs/:job/pause")
         .handler(auth.require(Role.OPERATOR))
@@ -36,8 +35,18 @@ public final class JobRoutes {
         .post("/v1/jobs/:job/resume")
         .handler(auth.require(Role.OPERATOR))
         .handler(ctx -> pause(ctx, false));
+    mountRuns(router, auth, "/v1/jobs/:job", "job", Role.OPERATOR);
+  }
+
+  /**
+   * The runs of a schedule under {@code base} (whose path parameter {@code param} names it): read
+   * them ({@code readRole}), trigger one slot, backfill a range. Shared by {@code /v1/jobs} and
+   * {@code /v1/schedules}.
+   */
+  public void mountRuns(Router router, BearerAuth auth, String base, String param, Role readRole) {
+    router.get(base + "/runs").handler(auth.require(readRole)).handler(ctx -> runs(ctx, param));
     router
-        .post("/v1/jobs/:job/runs")
+        .post(base + "/runs")
         .handler(auth.require(Role.OPERATOR))
         .handler(
             ctx ->
@@ -45,10 +54,10 @@ public final class JobRoutes {
                     ctx,
                     jobs.trigger(
                         HttpAnswers.idempotencyKey(ctx),
-                        ctx.pathParam("job"),
+                        ctx.pathParam(param),
                         JsonBodies.object(ctx))));
     router
-        .post("/v1/jobs/:job/backfill")
+        .post(base + "/backfill")
         .handler(auth.require(Role.OPERATOR))
         .handler(
             ctx ->
@@ -56,18 +65,18 @@ public final class JobRoutes {
                     ctx,
                     jobs.backfill(
                         HttpAnswers.idempotencyKey(ctx),
-                        ctx.pathParam("job"),
+                        ctx.pathParam(param),
                         JsonBodies.object(ctx))));
   }
 
-  private void runs(RoutingContext ctx) {
+  private void runs(RoutingContext ctx, String param) {
     int limit =
         QueryParams.intParam(
             ctx, "limit", JobOperations.DEFAULT_RUNS_LIMIT, 1, JobOperations.MAX_RUNS_LIMIT);
     HttpAnswers.json(
         ctx,
         jobs.runs(
-            ctx.pathParam("job"),
+            ctx.pathParam(param),
             ctx.request().getParam("from"),
             ctx.request().getParam("to"),
             limit));

@@ -1,6 +1,7 @@
 package io.slotkeeper.api.http.schedules;
 
 import io.slotkeeper.api.http.auth.BearerAuth;
+import io.slotkeeper.api.http.jobs.JobRoutes;
 import io.slotkeeper.api.http.support.HttpAnswers;
 import io.slotkeeper.api.http.support.JsonBodies;
 import io.slotkeeper.api.http.support.QueryParams;
@@ -86,29 +87,7 @@ public final class ScheduleRoutes {
         .post("/v1/schedules/:name/resume")
         .handler(auth.require(Role.OPERATOR))
         .handler(ctx -> pause(ctx, false));
-    router.get("/v1/schedules/:name/runs").handler(auth.require(Role.CLIENT)).handler(this::runs);
-    router
-        .post("/v1/schedules/:name/runs")
-        .handler(auth.require(Role.OPERATOR))
-        .handler(
-            ctx ->
-                HttpAnswers.send(
-                    ctx,
-                    jobs.trigger(
-                        HttpAnswers.idempotencyKey(ctx),
-                        ctx.pathParam("name"),
-                        JsonBodies.object(ctx))));
-    router
-        .post("/v1/schedules/:name/backfill")
-        .handler(auth.require(Role.OPERATOR))
-        .handler(
-            ctx ->
-                HttpAnswers.send(
-                    ctx,
-                    jobs.backfill(
-                        HttpAnswers.idempotencyKey(ctx),
-                        ctx.pathParam("name"),
-                        JsonBodies.object(ctx))));
+    new JobRoutes(jobs).mountRuns(router, auth, "/v1/schedules/:name", "name", Role.CLIENT);
   }
 
   private void list(RoutingContext ctx) {
@@ -118,19 +97,6 @@ public final class ScheduleRoutes {
     HttpAnswers.json(
         ctx,
         schedules.list(ctx.request().getParam("state"), ctx.request().getParam("after"), limit));
-  }
-
-  private void runs(RoutingContext ctx) {
-    int limit =
-        QueryParams.intParam(
-            ctx, "limit", JobOperations.DEFAULT_RUNS_LIMIT, 1, JobOperations.MAX_RUNS_LIMIT);
-    HttpAnswers.json(
-        ctx,
-        jobs.runs(
-            ctx.pathParam("name"),
-            ctx.request().getParam("from"),
-            ctx.request().getParam("to"),
-            limit));
   }
 
   private void pause(RoutingContext ctx, boolean paused) {
