@@ -83,9 +83,10 @@ class SchemaMigrationIT {
         // A database from before V40 has none of the later migrations either.
         st.executeUpdate("DELETE FROM flyway_schema_history WHERE version::numeric >= 40");
         st.executeUpdate("DROP TABLE job_first_planned");
-        // Nor the schedules' read table (V51).
+        // Nor the schedules' read table (V51), nor the delivery attempts of HTTP targets (V56).
         st.executeUpdate("DROP TABLE schedules");
         st.executeUpdate("DROP SEQUENCE schedules_change_seq");
+        st.executeUpdate("DROP TABLE delivery_attempts");
         // Keys were not scoped to a principal (V50): one key row for everyone.
         st.executeUpdate("ALTER TABLE idempotency_keys DROP COLUMN principal");
         st.executeUpdate("ALTER TABLE idempotency_keys ADD PRIMARY KEY (idem_key)");
