@@ -14,3 +14,9 @@ export function stateWord(schedule) {
   }
   return String(schedule.state || '').toLowerCase();
 }
+
+/** The zone a definition's slots are computed in ("Z" is stored for UTC). */
+export function zoneOf(definition) {
+  const z = (definition && definition.zone) || 'UTC';
+  return z === 'Z' ? 'UTC' : z;
+}

@@ -224,6 +224,7 @@ class ConsoleIT {
   void pauseThenResumeWithAReason() throws Exception {
     browser.go("#/schedules/inventory-sync");
     browser.awaitText("#state", "active");
+    settled();
     long version = jobJson("inventory-sync").getLong("version");
     // Without a reason nothing is sent.
     browser.click("#pause-resume");
@@ -281,6 +282,7 @@ class ConsoleIT {
     browser.go("#/schedules/" + MADE);
     browser.awaitText("#managed-by", "the API");
     browser.awaitText("#ahead-dst", "No clock change in UTC");
+    settled();
     browser.click("#edit");
     browser.awaitText("#view h1", "Edit " + MADE);
     browser.type("#def-expr", "PT20M");
@@ -312,6 +314,7 @@ class ConsoleIT {
     // The page reads the schedule again: version 2.
     browser.go("#/schedules/" + MADE);
     browser.awaitText("#version", "2");
+    settled();
     browser.click("#edit");
     browser.awaitText("#view", "Version 2");
     browser.type("#def-expr", "PT30M");
@@ -356,20 +359,22 @@ class ConsoleIT {
         d -> h.get("/v1/schedules/" + GONE, AppHarness.OPERATOR).statusCode() == 200);
     browser.go("#/schedules/" + GONE);
     browser.awaitText("#version", "1");
+    settled();
     // Delete asks first.
     assertThat(browser.driver.findElement(By.id("delete-box")).isDisplayed()).isFalse();
     browser.click("#delete");
     browser.type("#delete-reason", "console: made by mistake");
     browser.click("#delete-confirm");
     browser.awaitText("#delete-result", "deleted");
-    assertThat(h.get("/v1/schedules?state=DELETED", AppHarness.OPERATOR).body()).contains(GONE);
+    browser.wait.until(
+        d -> h.get("/v1/schedules?state=DELETED", AppHarness.OPERATOR).body().contains(GONE));
   }
 
   @Test
   @Order(6)
   void aSlotTriggeredTwiceRunsOnceAndTheRetryIsAReplay() throws Exception {
     browser.go("#/schedules/daily-report");
-    browser.await("#timeline-summary");
+    settled();
     browser.type("#trigger-slot", REPORT_SLOT);
     browser.click("#trigger");
     browser.awaitText("#trigger-result", "ran: completed");
@@ -421,6 +426,7 @@ class ConsoleIT {
   @Order(7)
   void backfillPreviewsThenRuns() throws Exception {
     browser.go("#/schedules/retention-cleanup");
+    settled();
     browser.type("#backfill-from", BACKFILL_FROM);
     browser.type("#backfill-to", BACKFILL_TO);
     browser.click("#backfill-dry-run");
@@ -570,6 +576,12 @@ class ConsoleIT {
               }
               return found.get(0).getText();
             });
+  }
+
+  /** Waits for a schedule page's sections above the actions, so a click meets no layout shift. */
+  private static void settled() {
+    browser.await("#timeline-summary");
+    browser.await("#ahead-dst");
   }
 
   private static JsonObject jobJson(String name) {

@@ -4,7 +4,7 @@
 // with If-Match: a 412 means the schedule changed meanwhile).
 import { Answer, schedules, session } from '../api.js';
 import { actionButton } from '../actions.js';
-import { el, fill, problemView } from '../dom.js';
+import { el, fill, problemView, when } from '../dom.js';
 import { readOnlyNotice } from './readonly.js';
 import { clockChangeList, slotDiff } from './diff.js';
 import { staleVersion } from './schedule.js';
@@ -83,8 +83,8 @@ function previewView(dry, creating) {
       'p',
       { id: 'preview-summary' },
       creating
-        ? `Dry run: ${dry.proposed.length} slots from ${dry.from} to ${dry.to}${dry.truncated ? ' (truncated)' : ''}. Nothing was written.`
-        : `Dry run: ${dry.current.length} current and ${dry.proposed.length} proposed slots from ${dry.from} to ${dry.to}${dry.truncated ? ' (truncated)' : ''}: ${added} new, ${gone} no more. Nothing was written.`,
+        ? `Dry run: ${dry.proposed.length} slots from ${when(dry.from)} to ${when(dry.to)}${dry.truncated ? ' (truncated)' : ''}. Nothing was written.`
+        : `Dry run: ${dry.current.length} current and ${dry.proposed.length} proposed slots from ${when(dry.from)} to ${when(dry.to)}${dry.truncated ? ' (truncated)' : ''}: ${added} new, ${gone} no more. Nothing was written.`,
     ),
     slotDiff(dry),
     el('h3', {}, 'Clock changes in the window'),

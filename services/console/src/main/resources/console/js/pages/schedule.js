@@ -6,7 +6,7 @@ import { actionButton } from '../actions.js';
 import { readOnlyNotice } from './readonly.js';
 import { el, facts, fill, millis, problemView, statusBadge, when } from '../dom.js';
 import { scheduleWords, statusWord } from '../words.js';
-import { specOf, stateWord } from '../definition.js';
+import { specOf, stateWord, zoneOf } from '../definition.js';
 import { cell, legend, slotHref } from './strip.js';
 import { clockChangeList } from './diff.js';
 
@@ -57,9 +57,9 @@ function summary(job) {
   const spec = specOf(def);
   const state = stateWord(job);
   return facts([
-    ['Schedule', el('span', { id: 'words' }, scheduleWords(spec, def.zone || 'UTC'))],
+    ['Schedule', el('span', { id: 'words' }, scheduleWords(spec, zoneOf(def)))],
     ['As configured', el('code', {}, spec)],
-    ['Zone', def.zone || 'UTC'],
+    ['Zone', zoneOf(def)],
     ['State', el('span', { class: `state ${state}`, id: 'state' }, state)],
     ['Version', el('span', { id: 'version' }, String(job.version))],
     ['Managed by', el('span', { id: 'managed-by' }, job.managedBy === 'FILE' ? `the jobs file ${job.source || ''}`.trim() : 'the API')],
@@ -77,6 +77,7 @@ function summary(job) {
  */
 async function showAhead(section, job) {
   const title = el('h2', { id: 'ahead-h' }, `The next ${AHEAD_DAYS} days`);
+  fill(section, title, el('p', { class: 'muted' }, 'Loading…'));
   const { name: _name, ...definition } = job.definition;
   const answer = await schedules.previewChange(job.name, definition, AHEAD_DAYS * 24);
   if (!answer.ok) {
@@ -101,7 +102,7 @@ async function showAhead(section, job) {
     ),
     changes.length
       ? clockChangeList(changes, 'ahead-dst')
-      : el('p', { class: 'muted', id: 'ahead-dst' }, `No clock change in ${job.definition.zone || 'UTC'} in the next ${AHEAD_DAYS} days.`),
+      : el('p', { class: 'muted', id: 'ahead-dst' }, `No clock change in ${zoneOf(job.definition)} in the next ${AHEAD_DAYS} days.`),
   );
 }
 

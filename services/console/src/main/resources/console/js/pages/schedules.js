@@ -3,7 +3,7 @@
 import { schedules, session } from '../api.js';
 import { el, fill, problemView, when } from '../dom.js';
 import { scheduleWords } from '../words.js';
-import { specOf, stateWord } from '../definition.js';
+import { specOf, stateWord, zoneOf } from '../definition.js';
 import { legend, runStrip } from './strip.js';
 
 const RUNS_IN_STRIP = 20;
@@ -33,7 +33,7 @@ export async function render(view, _args, query = { state: '', after: null }, pa
   const rows = list.map((s, i) => {
     const detail = details[i].ok ? details[i].body : {};
     const spec = specOf(s.definition);
-    const words = scheduleWords(spec, s.definition.zone || 'UTC');
+    const words = scheduleWords(spec, zoneOf(s.definition));
     const state = stateWord(s);
     const runs = strips[i].ok ? strips[i].body.runs : detail.lastRuns || [];
     const row = el(
