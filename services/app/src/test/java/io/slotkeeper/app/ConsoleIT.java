@@ -368,6 +368,12 @@ class ConsoleIT {
     browser.awaitText("#delete-result", "deleted");
     browser.wait.until(
         d -> h.get("/v1/schedules?state=DELETED", AppHarness.OPERATOR).body().contains(GONE));
+    // The deleted filter lists it (and asks nothing more of it: the API answers 404 there).
+    browser.go("#/schedules");
+    browser.await("#schedules");
+    new org.openqa.selenium.support.ui.Select(browser.await("#state-filter"))
+        .selectByValue("DELETED");
+    browser.awaitText("#schedules tr[data-job='" + GONE + "'] .state", "deleted");
   }
 
   @Test

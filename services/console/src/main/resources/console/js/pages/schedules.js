@@ -24,18 +24,20 @@ export async function render(view, _args, query = { state: '', after: null }, pa
     return;
   }
   const list = answer.body.schedules;
-  // The list rows hold the definitions; the lease holder and the next slots come with each one.
+  // The list rows hold the definitions; the lease holder and the next slots come with each one
+  // (a deleted schedule has neither, and the API answers 404 for it).
+  const live = (s, read) => (s.state === 'DELETED' ? null : read(s.name));
   const [details, strips] = await Promise.all([
-    Promise.all(list.map((s) => schedules.get(s.name))),
-    Promise.all(list.map((s) => schedules.runs(s.name, { limit: RUNS_IN_STRIP }))),
+    Promise.all(list.map((s) => live(s, schedules.get))),
+    Promise.all(list.map((s) => live(s, (n) => schedules.runs(n, { limit: RUNS_IN_STRIP })))),
   ]);
   const filter = el('input', { id: 'filter', type: 'search', autocomplete: 'off' });
   const rows = list.map((s, i) => {
-    const detail = details[i].ok ? details[i].body : {};
+    const detail = details[i] && details[i].ok ? details[i].body : {};
     const spec = specOf(s.definition);
     const words = scheduleWords(spec, zoneOf(s.definition));
     const state = stateWord(s);
-    const runs = strips[i].ok ? strips[i].body.runs : detail.lastRuns || [];
+    const runs = strips[i] && strips[i].ok ? strips[i].body.runs : detail.lastRuns || [];
     const row = el(
       'tr',
       { 'data-job': s.name },
