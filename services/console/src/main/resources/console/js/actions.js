@@ -4,10 +4,10 @@ import { el, fill, problemView } from './dom.js';
 
 /**
  * A button that runs `send(key)` with a key made at the click, and an answer area that shows the
- * result (via `describe(answer)`) and whether it was replayed, with a "retry with the same key"
- * button after a failure or on request.
+ * result (via `describe(answer)`, or `failure(answer)` when it failed and that gives a node) and
+ * whether it was replayed, with a "retry with the same key" button after a failure or on request.
  */
-export function actionButton(label, send, describe, { id } = {}) {
+export function actionButton(label, send, describe, { id, failure } = {}) {
   const out = el('div', { class: 'answer', 'aria-live': 'polite' });
   let lastKey = null;
 
@@ -28,7 +28,7 @@ export function actionButton(label, send, describe, { id } = {}) {
     );
     fill(
       out,
-      answer.ok ? describe(answer) : problemView(answer),
+      answer.ok ? describe(answer) : (failure && failure(answer)) || problemView(answer),
       el(
         'p',
         { class: 'key muted' },

@@ -1,6 +1,5 @@
-// The one place that knows the API's paths. Schedules are served under /v1/jobs today; once
-// /v1/schedules exists (same operations), changing SCHEDULES is the whole switch.
-const SCHEDULES = '/v1/jobs';
+// The one place that knows the API's paths.
+const SCHEDULES = '/v1/schedules';
 
 const TOKEN_KEY = 'slotkeeper.console.token';
 const ROLE_KEY = 'slotkeeper.console.role';
@@ -88,25 +87,58 @@ export async function request(method, path, { body, key, token, headers } = {}) 
 
 const enc = encodeURIComponent;
 
+/** The read side of the admin API: only the operator's token reads it. */
+export const ROLE_PROBE = '/v1/admin/projections';
+
 /**
- * Which role a token has: any valid token reads events; only the operator's reads schedules.
- * Answers 'operator', 'client', or the failed Answer (401 for an unknown token).
+ * Which role a token has: any valid token reads events; only the operator's reads the
+ * projections' admin list. Answers 'operator', 'client', or the failed Answer (401 for an unknown
+ * token).
  */
 export async function roleOf(token) {
   const events = await request('GET', '/v1/events?limit=1', { token });
   if (!events.ok) {
     return events;
   }
-  const schedules = await request('GET', SCHEDULES, { token });
-  if (schedules.ok) {
+  const admin = await request('GET', ROLE_PROBE, { token });
+  if (admin.ok) {
     return 'operator';
   }
-  return schedules.status === 403 ? 'client' : schedules;
+  return admin.status === 403 ? 'client' : admin;
 }
 
+/** A schedule's version as the If-Match header the API wants (its ETag). */
+const ifMatch = (version) => ({ 'If-Match': `"${version}"` });
+
+/** The dry-run query: the window of `hours` from now. */
+const dryRunQuery = (hours) => `?dryRun=true&hours=${enc(String(hours))}`;
+
 export const schedules = {
-  list: () => request('GET', SCHEDULES),
+  /** A page of schedules by name; `state` filters (ACTIVE, PAUSED, DELETED), `after` is a page's `next`. */
+  list({ state, after, limit } = {}) {
+    const q = new URLSearchParams();
+    if (state) q.set('state', state);
+    if (after) q.set('after', after);
+    if (limit) q.set('limit', String(limit));
+    return request('GET', `${SCHEDULES}?${q}`);
+  },
   get: (name) => request('GET', `${SCHEDULES}/${enc(name)}`),
+  create: (definition, key) => request('POST', SCHEDULES, { key, body: definition }),
+  previewCreate: (definition, hours) =>
+    request('POST', SCHEDULES + dryRunQuery(hours), { key: crypto.randomUUID(), body: definition }),
+  change: (name, definition, version, key) =>
+    request('PUT', `${SCHEDULES}/${enc(name)}`, { key, body: definition, headers: ifMatch(version) }),
+  previewChange: (name, definition, hours) =>
+    request('PUT', `${SCHEDULES}/${enc(name)}${dryRunQuery(hours)}`, {
+      key: crypto.randomUUID(),
+      body: definition,
+    }),
+  remove: (name, version, reason, key) =>
+    request('DELETE', `${SCHEDULES}/${enc(name)}`, {
+      key,
+      body: reason ? { reason } : {},
+      headers: ifMatch(version),
+    }),
   runs(name, { from, to, limit } = {}) {
     const q = new URLSearchParams();
     if (from) q.set('from', from);
@@ -114,8 +146,10 @@ export const schedules = {
     if (limit) q.set('limit', String(limit));
     return request('GET', `${SCHEDULES}/${enc(name)}/runs?${q}`);
   },
-  pause: (name, key) => request('POST', `${SCHEDULES}/${enc(name)}/pause`, { key, body: {} }),
-  resume: (name, key) => request('POST', `${SCHEDULES}/${enc(name)}/resume`, { key, body: {} }),
+  pause: (name, reason, key) =>
+    request('POST', `${SCHEDULES}/${enc(name)}/pause`, { key, body: reason ? { reason } : {} }),
+  resume: (name, reason, key) =>
+    request('POST', `${SCHEDULES}/${enc(name)}/resume`, { key, body: reason ? { reason } : {} }),
   trigger: (name, slot, key) =>
     request('POST', `${SCHEDULES}/${enc(name)}/runs`, { key, body: { slot } }),
   backfill: (name, from, to, dryRun, key) =>

@@ -7,9 +7,12 @@ import * as schedule from './pages/schedule.js';
 import * as slot from './pages/slot.js';
 import * as eventsPage from './pages/events.js';
 import * as lookup from './pages/lookup.js';
+import * as edit from './pages/edit.js';
 
 const ROUTES = [
   [/^#\/schedules\/([^/]+)$/, schedule],
+  [/^#\/schedules\/([^/]+)\/edit$/, edit],
+  [/^#\/new-schedule$/, edit],
   [/^#\/schedules$/, schedules],
   [/^#\/slots\/([^/]+)\/([^/]+)$/, slot],
   [/^#\/events(?:\/([A-Za-z]+))?$/, eventsPage],
@@ -59,7 +62,7 @@ async function route() {
       return;
     }
   }
-  location.replace(session.isOperator() ? '#/schedules' : '#/events');
+  location.replace('#/schedules');
 }
 
 document.getElementById('sign-out').addEventListener('click', () => {

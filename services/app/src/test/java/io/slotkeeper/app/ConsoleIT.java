@@ -36,6 +36,10 @@ class ConsoleIT {
   static final String BACKFILL_FROM = "2026-11-20T00:00:00Z";
   static final String BACKFILL_TO = "2026-11-20T02:30:00Z";
 
+  // The schedule the console creates and edits, and the one it deletes.
+  static final String MADE = "console-made";
+  static final String GONE = "console-gone";
+
   static AppHarness h;
   static ConsoleBrowser browser;
 
@@ -55,14 +59,17 @@ class ConsoleIT {
   }
 
   /**
-   * No error in the browser console. One is expected and allowed: the sign-in asks GET /v1/jobs to
-   * learn the role, and a client token's 403 is logged by the browser as a failed load.
+   * No error in the browser console. Two are expected and allowed, as the browser logs a failed
+   * load: the sign-in asks GET /v1/admin/projections to learn the role (a client token's 403), and
+   * the stale edit's 412.
    */
   @AfterEach
   void browserConsoleIsClean() {
     List<String> errors =
         browser.consoleEntries(Level.WARNING).stream()
-            .filter(e -> !(e.contains("/v1/jobs ") && e.contains("status of 403")))
+            .filter(e -> !(e.contains("/v1/admin/projections ") && e.contains("status of 403")))
+            .filter(
+                e -> !(e.contains("/v1/schedules/" + MADE + " ") && e.contains("status of 412")))
             .toList();
     assertThat(errors).as("browser console").isEmpty();
   }
@@ -91,9 +98,9 @@ class ConsoleIT {
     assertThat(script.statusCode()).isEqualTo(200);
     assertThat(script.headers().firstValue("Content-Type").orElse("")).contains("javascript");
     // The one place that names the schedules' base path.
-    assertThat(script.body()).contains("const SCHEDULES = '/v1/jobs';");
+    assertThat(script.body()).contains("const SCHEDULES = '/v1/schedules';");
     // The API keeps its guard.
-    assertThat(h.get("/v1/jobs", null).statusCode()).isEqualTo(401);
+    assertThat(h.get("/v1/schedules", null).statusCode()).isEqualTo(401);
   }
 
   @Test
@@ -134,6 +141,19 @@ class ConsoleIT {
                 "31 ms",
                 "2.5 s",
                 "5 d 17 h 6 min"));
+    // A clock change of a dry run as the preview and the schedule page show it.
+    Object dst =
+        browser.asyncScript(
+            "const done = arguments[arguments.length - 1];"
+                + "import('/console/js/pages/diff.js').then(m => done(m.clockChangeList([{"
+                + " definition: 'proposed', zone: 'Europe/Berlin', at: '2027-03-28T01:00:00Z',"
+                + " kind: 'GAP', localFrom: '2027-03-28T02:00', localTo: '2027-03-28T03:00',"
+                + " policy: 'SHIFT_FORWARD', slots: ['2027-03-28T01:30:00Z']}], 'x').textContent))"
+                + ".catch(e => done('failed: ' + e))");
+    assertThat((String) dst)
+        .contains("2027-03-28 · Europe/Berlin · clocks go forward")
+        .contains("local 2027-03-28 02:00 → 2027-03-28 03:00; policy SHIFT_FORWARD")
+        .contains("Slots around it: ");
   }
 
   @Test
@@ -145,16 +165,22 @@ class ConsoleIT {
     browser.go("#/schedules");
     browser.await("#schedules tbody tr");
     JsonArray jobs =
-        new JsonObject(h.get("/v1/jobs", AppHarness.OPERATOR).body()).getJsonArray("jobs");
+        new JsonObject(h.get("/v1/schedules", AppHarness.OPERATOR).body())
+            .getJsonArray("schedules");
     List<WebElement> rows = browser.driver.findElements(By.cssSelector("#schedules tbody tr"));
     assertThat(rows).hasSize(jobs.size());
     for (int i = 0; i < jobs.size(); i++) {
       JsonObject job = jobs.getJsonObject(i);
+      JsonObject spec = job.getJsonObject("definition").getJsonObject("schedule");
       WebElement row = rows.get(i);
       assertThat(row.getAttribute("data-job")).isEqualTo(job.getString("name"));
-      assertThat(row.getText()).contains(job.getString("schedule"));
+      assertThat(row.getText())
+          .contains(
+              spec.containsKey("cron")
+                  ? "cron " + spec.getString("cron")
+                  : "every " + spec.getString("every"));
       assertThat(row.findElement(By.cssSelector(".state")).getText())
-          .isEqualTo(job.getBoolean("paused") ? "paused" : "enabled");
+          .isEqualTo(job.getString("state").toLowerCase());
     }
     WebElement report =
         browser.driver.findElement(By.cssSelector("#schedules tr[data-job='daily-report']"));
@@ -166,6 +192,13 @@ class ConsoleIT {
     browser.await("#filter").sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.BACK_SPACE);
     browser.wait.until(
         d -> d.findElements(By.cssSelector("#schedules tbody tr:not([hidden])")).size() == 5);
+    // The state filter asks the API for that state only: none is paused yet.
+    new org.openqa.selenium.support.ui.Select(browser.await("#state-filter"))
+        .selectByValue("PAUSED");
+    browser.awaitText("#view", "No schedule in this state.");
+    assertThat(browser.present("#schedules tbody tr")).isFalse();
+    new org.openqa.selenium.support.ui.Select(browser.await("#state-filter")).selectByValue("");
+    browser.wait.until(d -> d.findElements(By.cssSelector("#schedules tbody tr")).size() == 5);
   }
 
   @Test
@@ -177,36 +210,177 @@ class ConsoleIT {
     browser.driver.switchTo().activeElement().sendKeys(Keys.TAB);
     WebElement focused = browser.driver.switchTo().activeElement();
     assertThat(focused.getTagName()).isEqualTo("a");
-    assertThat(focused.getText()).isEqualTo("order-fulfilment");
+    // The schedules come by name.
+    assertThat(focused.getText()).isEqualTo("daily-report");
     assertThat(
             (String) browser.script("return getComputedStyle(arguments[0]).outlineStyle", focused))
         .isNotEqualTo("none");
     focused.sendKeys(Keys.ENTER);
-    browser.awaitText("#view h1", "order-fulfilment");
+    browser.awaitText("#view h1", "daily-report");
   }
 
   @Test
   @Order(5)
-  void pauseThenResume() throws Exception {
+  void pauseThenResumeWithAReason() throws Exception {
     browser.go("#/schedules/inventory-sync");
-    browser.awaitText("#state", "enabled");
+    browser.awaitText("#state", "active");
+    settled();
+    long version = jobJson("inventory-sync").getLong("version");
+    // Without a reason nothing is sent.
+    browser.click("#pause-resume");
+    browser.awaitText(".answer .problem", "reason");
+    assertThat(jobJson("inventory-sync").getString("state")).isEqualTo("ACTIVE");
+    browser.type("#pause-reason", "console: supplier feed down");
     browser.click("#pause-resume");
     browser.awaitText(".answer .ok", "paused");
-    assertThat(jobJson("inventory-sync").getBoolean("paused")).isTrue();
+    JsonObject paused = jobJson("inventory-sync");
+    assertThat(paused.getString("state")).isEqualTo("PAUSED");
+    assertThat(paused.getLong("version")).isEqualTo(version + 1);
     browser.awaitText("#state", "paused");
-    browser.await("#pause-resume");
+    browser.awaitText("#version", String.valueOf(version + 1));
+    // The reason is in the schedule's event.
+    String events =
+        h.get(
+                "/v1/events?aggregateType=Schedule&eventType=SchedulePaused&limit=1000",
+                AppHarness.OPERATOR)
+            .body();
+    assertThat(events).contains("console: supplier feed down");
     assertThat(browser.driver.findElement(By.id("pause-resume")).getText()).isEqualTo("Resume");
+    browser.type("#pause-reason", "console: feed back");
     browser.click("#pause-resume");
-    browser.awaitText(".answer .ok", "enabled");
-    assertThat(jobJson("inventory-sync").getBoolean("paused")).isFalse();
-    browser.awaitText("#state", "enabled");
+    browser.awaitText(".answer .ok", "active");
+    assertThat(jobJson("inventory-sync").getString("state")).isEqualTo("ACTIVE");
+    browser.awaitText("#state", "active");
+    // A file's schedule: pause and resume here, edit and delete in the file.
+    assertThat(browser.await("#managed-note").getText()).contains("jobs file");
+    assertThat(browser.await("#edit").isEnabled()).isFalse();
+    assertThat(browser.await("#delete").isEnabled()).isFalse();
+  }
+
+  @Test
+  @Order(8)
+  void createThenEditWithTheDryRunPreview() throws Exception {
+    browser.go("#/schedules");
+    browser.click("#new-schedule");
+    browser.type("#def-name", MADE);
+    browser.type("#def-expr", "PT10M");
+    browser.type("#def-handler", "noop");
+    browser.type("#def-hours", "2");
+    browser.click("#preview-button");
+    browser.awaitText("#preview-summary", "Nothing was written");
+    List<String> proposed = slots("#diff-proposed li");
+    // Two hours of a ten-minute interval, all on the interval.
+    assertThat(proposed).hasSizeBetween(12, 13).allMatch(s -> s.matches(".*T\\d\\d:\\d0:00Z"));
+    assertThat(h.get("/v1/schedules/" + MADE, AppHarness.OPERATOR).statusCode()).isEqualTo(404);
+    browser.screenshot("schedule-create");
+    browser.click("#apply");
+    browser.awaitText("#apply-result", "created: version 1");
+    JsonObject made = jobJson(MADE);
+    assertThat(made.getString("managedBy")).isEqualTo("API");
+    assertThat(made.getLong("version")).isEqualTo(1);
+
+    browser.go("#/schedules/" + MADE);
+    browser.awaitText("#managed-by", "the API");
+    browser.awaitText("#ahead-dst", "No clock change in UTC");
+    settled();
+    browser.click("#edit");
+    browser.awaitText("#view h1", "Edit " + MADE);
+    browser.type("#def-expr", "PT20M");
+    browser.type("#def-hours", "2");
+    browser.click("#preview-button");
+    browser.awaitText("#preview-summary", "Nothing was written");
+    List<String> current = slots("#diff-current li");
+    List<String> next = slots("#diff-proposed li");
+    assertThat(current).hasSizeBetween(12, 13);
+    assertThat(next).hasSizeBetween(6, 7);
+    // Every other current slot is no more; the proposed ones are all current ones.
+    assertThat(browser.driver.findElements(By.cssSelector("#diff-current li.gone")))
+        .hasSizeBetween(6, 7);
+    assertThat(current).containsAll(next);
+    assertThat(jobJson(MADE).getLong("version")).isEqualTo(1);
+    browser.script("document.getElementById('preview-summary').scrollIntoView()");
+    browser.screenshot("schedule-edit");
+    browser.click("#apply");
+    browser.awaitText("#apply-result", "changed: version 2");
+    JsonObject changed = jobJson(MADE);
+    assertThat(changed.getLong("version")).isEqualTo(2);
+    assertThat(changed.getJsonObject("definition").getJsonObject("schedule").getString("every"))
+        .isEqualTo("PT20M");
+  }
+
+  @Test
+  @Order(9)
+  void aStaleEditIsRefusedWithChangedMeanwhile() throws Exception {
+    // The page reads the schedule again: version 2.
+    browser.go("#/schedules/" + MADE);
+    browser.awaitText("#version", "2");
+    settled();
+    browser.click("#edit");
+    browser.awaitText("#view", "Version 2");
+    browser.type("#def-expr", "PT30M");
+    browser.click("#preview-button");
+    browser.awaitText("#preview-summary", "Nothing was written");
+    // Someone else changes it meanwhile (a pause is a new version).
+    assertThat(
+            SchedulesHttpIT.send(
+                    h,
+                    "POST",
+                    "/v1/schedules/" + MADE + "/pause",
+                    "it-stale-1",
+                    null,
+                    "{\"reason\":\"meanwhile\"}")
+                .statusCode())
+        .isEqualTo(200);
+    browser.click("#apply");
+    browser.awaitText("#stale", "Changed meanwhile: reload");
+    JsonObject after = jobJson(MADE);
+    assertThat(after.getLong("version")).isEqualTo(3);
+    assertThat(after.getJsonObject("definition").getJsonObject("schedule").getString("every"))
+        .isEqualTo("PT20M");
+  }
+
+  @Test
+  @Order(10)
+  void deleteAsksFirst() throws Exception {
+    assertThat(
+            SchedulesHttpIT.send(
+                    h,
+                    "POST",
+                    "/v1/schedules",
+                    "it-gone-1",
+                    null,
+                    "{\"name\":\""
+                        + GONE
+                        + "\",\"schedule\":{\"every\":\"PT1H\"},\"handler\":\"noop\"}")
+                .statusCode())
+        .isEqualTo(201);
+    // The schedules read model follows the write within a second.
+    browser.wait.until(
+        d -> h.get("/v1/schedules/" + GONE, AppHarness.OPERATOR).statusCode() == 200);
+    browser.go("#/schedules/" + GONE);
+    browser.awaitText("#version", "1");
+    settled();
+    // Delete asks first.
+    assertThat(browser.driver.findElement(By.id("delete-box")).isDisplayed()).isFalse();
+    browser.click("#delete");
+    browser.type("#delete-reason", "console: made by mistake");
+    browser.click("#delete-confirm");
+    browser.awaitText("#delete-result", "deleted");
+    browser.wait.until(
+        d -> h.get("/v1/schedules?state=DELETED", AppHarness.OPERATOR).body().contains(GONE));
+    // The deleted filter lists it (and asks nothing more of it: the API answers 404 there).
+    browser.go("#/schedules");
+    browser.await("#schedules");
+    new org.openqa.selenium.support.ui.Select(browser.await("#state-filter"))
+        .selectByValue("DELETED");
+    browser.awaitText("#schedules tr[data-job='" + GONE + "'] .state", "deleted");
   }
 
   @Test
   @Order(6)
   void aSlotTriggeredTwiceRunsOnceAndTheRetryIsAReplay() throws Exception {
     browser.go("#/schedules/daily-report");
-    browser.await("#timeline-summary");
+    settled();
     browser.type("#trigger-slot", REPORT_SLOT);
     browser.click("#trigger");
     browser.awaitText("#trigger-result", "ran: completed");
@@ -225,13 +399,16 @@ class ConsoleIT {
     JsonArray runs =
         new JsonObject(
                 h.get(
-                        "/v1/jobs/daily-report/runs?from=" + REPORT_SLOT + "&to=" + REPORT_SLOT,
+                        "/v1/schedules/daily-report/runs?from="
+                            + REPORT_SLOT
+                            + "&to="
+                            + REPORT_SLOT,
                         AppHarness.OPERATOR)
                     .body())
             .getJsonArray("runs");
     assertThat(runs).hasSize(1);
     // The runs table follows the answer: the slot's row, as the runs route gives it.
-    assertThat(runRow(REPORT_SLOT))
+    assertThat(completedRunRow(REPORT_SLOT))
         .contains("completed")
         .contains("backfill")
         .contains(runs.getJsonObject(0).getString("instanceId"));
@@ -255,6 +432,7 @@ class ConsoleIT {
   @Order(7)
   void backfillPreviewsThenRuns() throws Exception {
     browser.go("#/schedules/retention-cleanup");
+    settled();
     browser.type("#backfill-from", BACKFILL_FROM);
     browser.type("#backfill-to", BACKFILL_TO);
     browser.click("#backfill-dry-run");
@@ -272,14 +450,14 @@ class ConsoleIT {
     browser.click("#backfill-confirm");
     browser.awaitText("#backfill-result", "3 slots: 3 completed");
     assertThat(runsBetween("retention-cleanup", BACKFILL_FROM, BACKFILL_TO)).hasSize(3);
-    assertThat(runRow("2026-11-20T02:00:00Z")).contains("completed").contains("backfill");
+    assertThat(completedRunRow("2026-11-20T02:00:00Z")).contains("completed").contains("backfill");
     // A second preview marks them as done.
     browser.click("#backfill-dry-run");
     browser.awaitText("#backfill-summary", "3 already recorded");
   }
 
   @Test
-  @Order(8)
+  @Order(11)
   void theEventsPageFollowsTheStreamAndTheLookupFindsAnOrder() throws Exception {
     HttpResponse<String> placed =
         h.post(
@@ -320,7 +498,7 @@ class ConsoleIT {
   }
 
   @Test
-  @Order(9)
+  @Order(12)
   void mainPagesFitAPhoneWithoutSidewaysScroll() throws Exception {
     browser.viewport(390, 844, true);
     try {
@@ -328,6 +506,9 @@ class ConsoleIT {
           List.of(
               "#/schedules",
               "#/schedules/daily-report",
+              "#/new-schedule",
+              "#/schedules/" + MADE,
+              "#/schedules/" + MADE + "/edit",
               "#/slots/daily-report/" + REPORT_SLOT,
               "#/events",
               "#/lookup")) {
@@ -346,16 +527,33 @@ class ConsoleIT {
   }
 
   @Test
-  @Order(10)
+  @Order(13)
   void aClientTokenSeesNoActions() throws Exception {
     browser.signIn(AppHarness.CLIENT);
     assertThat(browser.await("#who").getText()).isEqualTo("client · read-only");
-    for (String page : List.of("#/schedules", "#/schedules/daily-report")) {
+    // The client reads the schedules and changes nothing.
+    browser.go("#/schedules");
+    browser.await("#schedules tr[data-job='" + MADE + "']");
+    assertThat(browser.present("#new-schedule")).isFalse();
+    for (String page :
+        List.of(
+            "#/schedules/daily-report",
+            "#/schedules/" + MADE,
+            "#/schedules/" + MADE + "/edit",
+            "#/new-schedule")) {
       browser.go(page);
       browser.await("#read-only");
-      assertThat(browser.present("#pause-resume")).isFalse();
-      assertThat(browser.present("#trigger")).isFalse();
-      assertThat(browser.present("#backfill-dry-run")).isFalse();
+      for (String action :
+          List.of(
+              "#pause-resume",
+              "#trigger",
+              "#backfill-dry-run",
+              "#edit",
+              "#delete",
+              "#preview-button",
+              "#apply")) {
+        assertThat(browser.present(action)).as(page + " " + action).isFalse();
+      }
     }
     browser.go("#/events");
     browser.awaitText("#stream-status", "Following");
@@ -366,10 +564,11 @@ class ConsoleIT {
   }
 
   /**
-   * The text of the runs table's row of a slot. The runs are a read model a moment behind the
-   * write: the page reads them again after an action, and this presses Refresh until it shows.
+   * The text of the runs table's row of a completed slot. The runs are a read model a moment behind
+   * the write (a run may show as fired first): the page reads them again after an action, and this
+   * presses Refresh until the row shows the slot completed.
    */
-  private static String runRow(String slot) {
+  private static String completedRunRow(String slot) {
     By row = By.cssSelector("#runs-table tr[data-slot='" + slot + "']");
     return browser
         .wait
@@ -377,7 +576,7 @@ class ConsoleIT {
         .until(
             d -> {
               List<WebElement> found = d.findElements(row);
-              if (found.isEmpty()) {
+              if (found.isEmpty() || !found.get(0).getText().contains("completed")) {
                 d.findElement(By.id("refresh-runs")).click();
                 return null;
               }
@@ -385,13 +584,26 @@ class ConsoleIT {
             });
   }
 
+  /** Waits for a schedule page's sections above the actions, so a click meets no layout shift. */
+  private static void settled() {
+    browser.await("#timeline-summary");
+    browser.await("#ahead-dst");
+  }
+
   private static JsonObject jobJson(String name) {
-    return new JsonObject(h.get("/v1/jobs/" + name, AppHarness.OPERATOR).body());
+    return new JsonObject(h.get("/v1/schedules/" + name, AppHarness.OPERATOR).body());
+  }
+
+  /** The slots a preview's column lists. */
+  private static List<String> slots(String css) {
+    return browser.driver.findElements(By.cssSelector(css)).stream()
+        .map(e -> e.getAttribute("data-slot"))
+        .toList();
   }
 
   private static JsonArray runsBetween(String job, String from, String to) {
     return new JsonObject(
-            h.get("/v1/jobs/" + job + "/runs?from=" + from + "&to=" + to, AppHarness.OPERATOR)
+            h.get("/v1/schedules/" + job + "/runs?from=" + from + "&to=" + to, AppHarness.OPERATOR)
                 .body())
         .getJsonArray("runs");
   }

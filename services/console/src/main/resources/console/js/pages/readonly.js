@@ -1,22 +1,13 @@
-// What a client-role page shows instead of operator data: the API answers 403 to the client
-// token on every schedule route, so the console does not ask.
-import { session } from '../api.js';
-import { el, fill } from '../dom.js';
+// What a client-role page shows in place of the operator's actions: the client token reads the
+// schedules and their runs, and changes nothing.
+import { el } from '../dom.js';
 
-/** Shows the read-only notice and answers true when the signed-in role is not the operator. */
-export function clientOnly(view, title) {
-  if (session.isOperator()) {
-    return false;
-  }
-  fill(
-    view,
-    el('h1', {}, title),
-    el(
-      'p',
-      { class: 'notice', id: 'read-only' },
-      'Read-only: signed in with the client token. Schedules, slots and every action need the ' +
-        'operator token; the events and the look-ups are open to both.',
-    ),
+/** The read-only notice of a client-role page. */
+export function readOnlyNotice() {
+  return el(
+    'p',
+    { class: 'notice', id: 'read-only' },
+    'Read-only: signed in with the client token. Creating, editing, pausing, running and ' +
+      'deleting schedules need the operator token.',
   );
-  return true;
 }

@@ -1,19 +1,20 @@
-// One schedule: its facts, the expected slots against what happened, its runs page by page, and
-// (operator only) pause/resume, trigger one slot, and backfill after a dry-run preview.
-import { schedules } from '../api.js';
+// One schedule: its facts (state, version, who manages it), the expected slots against what
+// happened, the clock changes ahead, its runs page by page, and (operator only) pause/resume with a
+// reason, edit, delete, trigger one slot, and backfill after a dry-run preview.
+import { Answer, schedules, session } from '../api.js';
 import { actionButton } from '../actions.js';
-import { clientOnly } from './readonly.js';
+import { readOnlyNotice } from './readonly.js';
 import { el, facts, fill, millis, problemView, statusBadge, when } from '../dom.js';
 import { scheduleWords, statusWord } from '../words.js';
+import { specOf, stateWord, zoneOf } from '../definition.js';
 import { cell, legend, slotHref } from './strip.js';
+import { clockChangeList } from './diff.js';
 
 const PAGE = 20;
 const TIMELINE_SLOTS = 30;
+const AHEAD_DAYS = 30;
 
 export async function render(view, [name]) {
-  if (clientOnly(view, name)) {
-    return;
-  }
   fill(view, el('h1', {}, name), el('p', { class: 'muted' }, 'Loading…'));
   const answer = await schedules.get(name);
   if (!answer.ok) {
@@ -22,6 +23,7 @@ export async function render(view, [name]) {
   }
   const job = answer.body;
   const timeline = el('section', { id: 'timeline', 'aria-labelledby': 'timeline-h' });
+  const ahead = el('section', { id: 'ahead', 'aria-labelledby': 'ahead-h' });
   const runs = el('section', { id: 'runs', 'aria-labelledby': 'runs-h' });
   fill(
     view,
@@ -29,30 +31,79 @@ export async function render(view, [name]) {
     el('h1', {}, job.name),
     summary(job),
     timeline,
+    ahead,
     // After a run or a backfill, the timeline and the runs show what it did. The runs are a read
     // model that follows the write within moments: they are read again a little later too.
-    actions(job, () => {
-      const refresh = () => Promise.all([showTimeline(timeline, job), showRuns(runs, job.name, null)]);
-      refresh();
-      setTimeout(refresh, 1500);
-    }),
+    session.isOperator()
+      ? actions(job, () => {
+          const refresh = () => Promise.all([showTimeline(timeline, job), showRuns(runs, job.name, null)]);
+          refresh();
+          setTimeout(refresh, 1500);
+        })
+      : readOnlyNotice(),
     runs,
   );
-  await Promise.all([showTimeline(timeline, job), showRuns(runs, job.name, null)]);
+  if (!session.isOperator()) {
+    // The expected slots and the days ahead come from dry runs, which only the operator may ask for.
+    fill(timeline, el('p', { class: 'muted' }, 'The expected slots and the clock changes ahead need the operator token.'));
+    await showRuns(runs, job.name, null);
+    return;
+  }
+  await Promise.all([showTimeline(timeline, job), showAhead(ahead, job), showRuns(runs, job.name, null)]);
 }
 
 function summary(job) {
-  const state = !job.enabled ? 'disabled' : job.paused ? 'paused' : 'enabled';
+  const def = job.definition;
+  const spec = specOf(def);
+  const state = stateWord(job);
   return facts([
-    ['Schedule', el('span', { id: 'words' }, scheduleWords(job.schedule, job.zone))],
-    ['As configured', el('code', {}, job.schedule)],
-    ['Zone', job.zone],
+    ['Schedule', el('span', { id: 'words' }, scheduleWords(spec, zoneOf(def)))],
+    ['As configured', el('code', {}, spec)],
+    ['Zone', zoneOf(def)],
     ['State', el('span', { class: `state ${state}`, id: 'state' }, state)],
+    ['Version', el('span', { id: 'version' }, String(job.version))],
+    ['Managed by', el('span', { id: 'managed-by' }, job.managedBy === 'FILE' ? `the jobs file ${job.source || ''}`.trim() : 'the API')],
     ['Lease holder', job.leaseHolder || 'none'],
-    ['Catch-up', job.catchUp],
-    ['Overlap', job.overlap],
+    ['Catch-up', def.catchUp ? `${def.catchUp.policy}${def.catchUp.window ? ' within ' + def.catchUp.window : ''}` : '—'],
+    ['Overlap', def.overlap || '—'],
+    ['DST', def.dst ? `gap ${def.dst.gap}, overlap ${def.dst.overlap}` : '—'],
     ['Next slots', (job.nextSlots || []).map((s) => el('div', {}, when(s)))],
   ]);
+}
+
+/**
+ * The days ahead as a strip, the days with a clock change in the schedule's zone marked, and what
+ * its DST policy does there (the dry run of the definition as it is: it changes nothing).
+ */
+async function showAhead(section, job) {
+  const title = el('h2', { id: 'ahead-h' }, `The next ${AHEAD_DAYS} days`);
+  fill(section, title, el('p', { class: 'muted' }, 'Loading…'));
+  const { name: _name, ...definition } = job.definition;
+  const answer = await schedules.previewChange(job.name, definition, AHEAD_DAYS * 24);
+  if (!answer.ok) {
+    fill(section, title, problemView(answer));
+    return;
+  }
+  const changes = answer.body.clockChanges.filter((c) => c.definition === 'current');
+  const byDay = new Map(changes.map((c) => [c.at.slice(0, 10), c]));
+  const start = Date.parse(answer.body.from);
+  const days = Array.from({ length: AHEAD_DAYS }, (_, i) => new Date(start + i * 86_400_000).toISOString().slice(0, 10));
+  fill(
+    section,
+    title,
+    el(
+      'div',
+      { class: 'strip days', id: 'ahead-days' },
+      days.map((d) => {
+        const c = byDay.get(d);
+        const label = c ? `${d}: clock change (${c.kind}), ${c.policy}` : d;
+        return el('span', { class: c ? 'cell dst-day' : 'cell', title: label, 'aria-label': label, 'data-day': d }, c ? '±' : d.slice(8));
+      }),
+    ),
+    changes.length
+      ? clockChangeList(changes, 'ahead-dst')
+      : el('p', { class: 'muted', id: 'ahead-dst' }, `No clock change in ${zoneOf(job.definition)} in the next ${AHEAD_DAYS} days.`),
+  );
 }
 
 /** The period between the next two slots (the window of the timeline is a number of periods). */
@@ -183,18 +234,30 @@ async function showRuns(section, name, before) {
 }
 
 function actions(job, refresh) {
-  const title = el('h3', {}, job.paused ? 'Resume' : 'Pause');
+  const paused = () => job.state === 'PAUSED';
+  const title = el('h3', {}, paused() ? 'Resume' : 'Pause');
+  const reason = el('input', { id: 'pause-reason', type: 'text', maxlength: '1024', autocomplete: 'off' });
   const pause = actionButton(
-    job.paused ? 'Resume' : 'Pause',
-    (key) => (job.paused ? schedules.resume(job.name, key) : schedules.pause(job.name, key)),
+    paused() ? 'Resume' : 'Pause',
+    (key) => {
+      const why = reason.value.trim();
+      if (!why) {
+        // Asked before anything is sent: the reason goes into the schedule's event.
+        return new Answer(400, { title: 'A reason is needed', detail: 'Say why, for the schedule\'s history.', errors: { reason: 'must not be empty' } });
+      }
+      return paused() ? schedules.resume(job.name, why, key) : schedules.pause(job.name, why, key);
+    },
     (a) => {
       // The answer is the new state: the page follows it without a reload.
-      job.paused = a.body.paused;
+      job.state = a.body.state;
+      job.version = a.body.version;
       const state = document.getElementById('state');
-      state.textContent = job.paused ? 'paused' : 'enabled';
+      state.textContent = stateWord(a.body);
       state.className = `state ${state.textContent}`;
-      pause.button.textContent = title.textContent = job.paused ? 'Resume' : 'Pause';
-      return el('p', { class: 'ok' }, `${a.body.job} is now ${a.body.paused ? 'paused: its due slots are recorded as skipped' : 'enabled'}.`);
+      document.getElementById('version').textContent = String(a.body.version);
+      pause.button.textContent = title.textContent = paused() ? 'Resume' : 'Pause';
+      reason.value = '';
+      return el('p', { class: 'ok' }, `${a.body.name} is now ${paused() ? 'paused: its due slots are recorded as skipped' : 'active'} (version ${a.body.version}).`);
     },
     { id: 'pause-resume' },
   );
@@ -202,9 +265,62 @@ function actions(job, refresh) {
     'section',
     { class: 'actions', 'aria-labelledby': 'actions-h' },
     el('h2', { id: 'actions-h' }, 'Actions'),
-    el('div', { class: 'card' }, title, pause.button, pause.out),
+    el('div', { class: 'card' }, title, el('label', { for: 'pause-reason' }, 'Reason (kept in the schedule\'s history)'), reason, pause.button, pause.out),
+    changeCard(job),
     triggerForm(job, refresh),
     backfillForm(job, refresh),
+  );
+}
+
+/** Edit and delete; a schedule the jobs file declares is changed in that file, not here. */
+function changeCard(job) {
+  if (job.managedBy === 'FILE') {
+    return el(
+      'div',
+      { class: 'card' },
+      el('h3', {}, 'Edit or delete'),
+      el('button', { type: 'button', id: 'edit', disabled: true }, 'Edit'),
+      el('button', { type: 'button', id: 'delete', class: 'secondary', disabled: true }, 'Delete'),
+      el('p', { class: 'notice', id: 'managed-note' }, `Declared in the jobs file ${job.source || ''}: change it there (pause and resume work here).`),
+    );
+  }
+  const reason = el('input', { id: 'delete-reason', type: 'text', maxlength: '1024', autocomplete: 'off' });
+  const remove = actionButton(
+    `Delete ${job.name} for good`,
+    (key) => schedules.remove(job.name, job.version, reason.value.trim(), key),
+    (a) => el('p', { class: 'ok', id: 'delete-result' }, `${a.body.name} is deleted (version ${a.body.version}); its name is not used again.`),
+    { id: 'delete-confirm', failure: staleVersion },
+  );
+  const confirm = el(
+    'div',
+    { id: 'delete-box', hidden: true },
+    el('p', { class: 'notice' }, 'Deleting stops the schedule for good, and its name can never be used again.'),
+    el('label', { for: 'delete-reason' }, 'Reason (optional)'),
+    reason,
+    remove.button,
+    remove.out,
+  );
+  return el(
+    'div',
+    { class: 'card' },
+    el('h3', {}, 'Edit or delete'),
+    el('a', { class: 'button', id: 'edit', href: `#/schedules/${encodeURIComponent(job.name)}/edit` }, 'Edit (with a dry-run preview)'),
+    ' ',
+    el('button', { type: 'button', id: 'delete', class: 'secondary', onclick: () => (confirm.hidden = false) }, 'Delete…'),
+    confirm,
+  );
+}
+
+/** A 412: the schedule changed since the page read it. */
+export function staleVersion(answer) {
+  if (answer.status !== 412) {
+    return null;
+  }
+  return el(
+    'div',
+    { class: 'problem', id: 'stale' },
+    el('p', {}, el('strong', {}, 'Changed meanwhile: reload. '), 'Someone changed this schedule since this page read it; nothing was applied.'),
+    el('button', { type: 'button', class: 'secondary', onclick: () => location.reload() }, 'Reload'),
   );
 }
 

@@ -1,51 +1,56 @@
-// Every schedule: its spec in words, state, lease holder, next slots and its last runs.
-import { schedules } from '../api.js';
-import { clientOnly } from './readonly.js';
+// The schedules, a page at a time with the state filter: spec in words, state, lease holder, next
+// slots and the last runs.
+import { schedules, session } from '../api.js';
 import { el, fill, problemView, when } from '../dom.js';
 import { scheduleWords } from '../words.js';
+import { specOf, stateWord, zoneOf } from '../definition.js';
 import { legend, runStrip } from './strip.js';
 
 const RUNS_IN_STRIP = 20;
+const PAGE = 50;
+const STATES = [
+  ['', 'active and paused'],
+  ['ACTIVE', 'active'],
+  ['PAUSED', 'paused'],
+  ['DELETED', 'deleted'],
+];
 
-export async function render(view) {
-  if (clientOnly(view, 'Schedules')) {
-    return;
-  }
+/** `query` is the page's list query (state, after); `pages` the `after` of each earlier page. */
+export async function render(view, _args, query = { state: '', after: null }, pages = []) {
   fill(view, el('h1', {}, 'Schedules'), el('p', { class: 'muted' }, 'Loading…'));
-  const answer = await schedules.list();
+  const answer = await schedules.list({ state: query.state, after: query.after, limit: PAGE });
   if (!answer.ok) {
     fill(view, el('h1', {}, 'Schedules'), problemView(answer));
     return;
   }
-  const jobs = answer.body.jobs;
-  const strips = await Promise.all(
-    jobs.map((j) => schedules.runs(j.name, { limit: RUNS_IN_STRIP })),
-  );
+  const list = answer.body.schedules;
+  // The list rows hold the definitions; the lease holder and the next slots come with each one
+  // (a deleted schedule has neither, and the API answers 404 for it).
+  const live = (s, read) => (s.state === 'DELETED' ? null : read(s.name));
+  const [details, strips] = await Promise.all([
+    Promise.all(list.map((s) => live(s, schedules.get))),
+    Promise.all(list.map((s) => live(s, (n) => schedules.runs(n, { limit: RUNS_IN_STRIP })))),
+  ]);
   const filter = el('input', { id: 'filter', type: 'search', autocomplete: 'off' });
-  const rows = jobs.map((job, i) => {
-    const words = scheduleWords(job.schedule, job.zone);
-    const state = !job.enabled ? 'disabled' : job.paused ? 'paused' : 'enabled';
-    const runs = strips[i].ok ? strips[i].body.runs : job.lastRuns;
+  const rows = list.map((s, i) => {
+    const detail = details[i] && details[i].ok ? details[i].body : {};
+    const spec = specOf(s.definition);
+    const words = scheduleWords(spec, zoneOf(s.definition));
+    const state = stateWord(s);
+    const runs = strips[i] && strips[i].ok ? strips[i].body.runs : detail.lastRuns || [];
     const row = el(
       'tr',
-      { 'data-job': job.name },
-      el('td', { 'data-label': 'Name' }, el('a', { href: `#/schedules/${encodeURIComponent(job.name)}` }, job.name)),
-      el(
-        'td',
-        { 'data-label': 'Schedule' },
-        el('span', { class: 'words' }, words),
-        el('br'),
-        el('code', { class: 'muted' }, job.schedule),
-      ),
-      el('td', { 'data-label': 'State' }, el('span', { class: `state ${state}` }, state)),
-      el('td', { 'data-label': 'Lease holder' }, job.leaseHolder || 'none'),
-      el('td', { 'data-label': 'Next slots' }, (job.nextSlots || []).slice(0, 2).map((s) => el('div', {}, when(s)))),
-      el('td', { 'data-label': 'Last runs' }, runStrip(job.name, [...runs].reverse())),
+      { 'data-job': s.name },
+      el('td', { 'data-label': 'Name' }, el('a', { href: `#/schedules/${encodeURIComponent(s.name)}` }, s.name)),
+      el('td', { 'data-label': 'Schedule' }, el('span', { class: 'words' }, words), el('br'), el('code', { class: 'muted' }, spec)),
+      el('td', { 'data-label': 'State' }, el('span', { class: `state ${state}` }, state), el('br'), el('span', { class: 'muted' }, s.managedBy === 'FILE' ? 'file' : 'API')),
+      el('td', { 'data-label': 'Lease holder' }, detail.leaseHolder || 'none'),
+      el('td', { 'data-label': 'Next slots' }, (detail.nextSlots || []).slice(0, 2).map((n) => el('div', {}, when(n)))),
+      el('td', { 'data-label': 'Last runs' }, runStrip(s.name, [...runs].reverse())),
     );
-    row.dataset.text = [job.name, words, job.schedule, state, job.leaseHolder || ''].join(' ').toLowerCase();
+    row.dataset.text = [s.name, words, spec, state, detail.leaseHolder || ''].join(' ').toLowerCase();
     return row;
   });
-  const body = el('tbody', {}, rows);
   const count = el('p', { class: 'muted', 'aria-live': 'polite' });
   const apply = () => {
     const q = filter.value.trim().toLowerCase();
@@ -55,24 +60,45 @@ export async function render(view) {
       r.hidden = !show;
       shown += show ? 1 : 0;
     });
-    count.textContent = `${shown} of ${rows.length} schedules`;
+    count.textContent = `${shown} of ${rows.length} schedules on this page`;
   };
   filter.addEventListener('input', apply);
+  const stateFilter = el(
+    'select',
+    {
+      id: 'state-filter',
+      onchange: () => render(view, _args, { state: stateFilter.value, after: null }, []),
+    },
+    STATES.map(([value, label]) => el('option', { value, selected: value === query.state }, label)),
+  );
+  const next = answer.body.next
+    ? el('button', { type: 'button', class: 'secondary', id: 'next-page', onclick: () => render(view, _args, { state: query.state, after: answer.body.next }, [...pages, query.after]) }, 'Next page')
+    : null;
+  const previous = pages.length
+    ? el('button', { type: 'button', class: 'secondary', id: 'previous-page', onclick: () => render(view, _args, { state: query.state, after: pages.at(-1) }, pages.slice(0, -1)) }, 'Previous page')
+    : null;
   fill(
     view,
     el('h1', {}, 'Schedules'),
-    el('div', { class: 'toolbar' }, el('label', { for: 'filter' }, 'Filter'), filter, count),
+    session.isOperator() ? el('p', {}, el('a', { href: '#/new-schedule', id: 'new-schedule', class: 'button' }, 'New schedule')) : null,
+    el(
+      'div',
+      { class: 'toolbar' },
+      el('label', { for: 'state-filter' }, 'State'),
+      stateFilter,
+      el('label', { for: 'filter' }, 'Filter'),
+      filter,
+      count,
+    ),
     legend(),
     el(
       'table',
       { class: 'grid', id: 'schedules' },
-      el(
-        'thead',
-        {},
-        el('tr', {}, ['Name', 'Schedule', 'State', 'Lease holder', 'Next slots', 'Last runs (oldest → newest)'].map((h) => el('th', { scope: 'col' }, h))),
-      ),
-      body,
+      el('thead', {}, el('tr', {}, ['Name', 'Schedule', 'State', 'Lease holder', 'Next slots', 'Last runs (oldest → newest)'].map((h) => el('th', { scope: 'col' }, h)))),
+      el('tbody', {}, rows),
     ),
+    list.length ? null : el('p', { class: 'muted' }, 'No schedule in this state.'),
+    el('div', { class: 'toolbar' }, previous, next),
   );
   apply();
 }

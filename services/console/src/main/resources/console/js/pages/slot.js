@@ -1,15 +1,11 @@
 // One slot: what the ledger recorded for it, and its own events.
 import { schedules } from '../api.js';
-import { clientOnly } from './readonly.js';
 import { el, facts, fill, millis, problemView, statusBadge, when } from '../dom.js';
 import { scanEvents } from '../scan.js';
 import { statusWord } from '../words.js';
 import { eventTable } from './events.js';
 
 export async function render(view, [job, slot]) {
-  if (clientOnly(view, `Slot ${when(slot)}`)) {
-    return;
-  }
   const back = el('p', {}, el('a', { href: `#/schedules/${encodeURIComponent(job)}` }, `← ${job}`));
   fill(view, back, el('h1', {}, `Slot ${when(slot)}`), el('p', { class: 'muted' }, 'Loading…'));
   const answer = await schedules.runs(job, { from: slot, to: slot, limit: 1 });
