@@ -63,6 +63,8 @@ class StreamConsumerIT {
   @Test
   void twoConsumersOneKilledMidBatchApplyEveryEventOnce() throws Exception {
     int n = 300;
+    // The jobs file's schedules were declared at start-up: their events are in the store too.
+    long before = h.count("SELECT count(*) FROM domain_event_entry");
     for (int i = 0; i < n; i++) {
       h.app
           .writeModel()
@@ -76,12 +78,15 @@ class StreamConsumerIT {
           .join();
     }
     long stored = h.count("SELECT count(*) FROM domain_event_entry");
-    assertThat(stored).isEqualTo(n);
+    assertThat(stored - before).isEqualTo(n);
     Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> xlen() >= stored);
 
     // The publisher's entries carry the event's ID and position, in position order.
     Response first =
-        redis.xrange(List.of(STREAM, "-", "+", "COUNT", "1")).await(5, TimeUnit.SECONDS).get(0);
+        redis.xrange(List.of(STREAM, "-", "+")).await(5, TimeUnit.SECONDS).stream()
+            .filter(e -> "StockReceived".equals(fields(e).get("type")))
+            .findFirst()
+            .orElseThrow();
     JsonObject json = new JsonObject(fields(first).get("json"));
     assertThat(fields(first).get("eventId")).isEqualTo(json.getString("eventId"));
     assertThat(

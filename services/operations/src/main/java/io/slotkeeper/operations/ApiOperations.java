@@ -44,7 +44,6 @@ public record ApiOperations(
             new ScheduleQueries(deps.pool()),
             runs,
             deps.leases(),
-            deps.schedules(),
             deps.scheduleRules(),
             deps.timers());
     return new ApiOperations(

@@ -30,7 +30,6 @@ import io.slotkeeper.scheduler.schedule.Slots;
 import io.slotkeeper.scheduler.schedule.job.DryRun;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
 import io.slotkeeper.scheduler.schedule.job.JobSpecs;
-import io.slotkeeper.scheduler.schedule.job.ScheduleCatalog;
 import io.slotkeeper.schedules.ScheduleSnapshot;
 import io.slotkeeper.schedules.ScheduleState;
 import io.slotkeeper.timers.Timers;
@@ -73,7 +72,6 @@ public final class ScheduleOperations {
   private final ScheduleQueries queries;
   private final JobRunQueries runs;
   private final RedisLeases leases;
-  private final ScheduleCatalog catalog;
   private final JobSpecs.Rules rules;
   private final SlotClock clock;
   private final Timers timers;
@@ -83,14 +81,12 @@ public final class ScheduleOperations {
       ScheduleQueries queries,
       JobRunQueries runs,
       RedisLeases leases,
-      ScheduleCatalog catalog,
       JobSpecs.Rules rules,
       Timers timers) {
     this.oneCommand = oneCommand;
     this.queries = queries;
     this.runs = runs;
     this.leases = leases;
-    this.catalog = catalog;
     this.rules = rules;
     this.clock = timers.clock();
     this.timers = timers;
@@ -134,7 +130,15 @@ public final class ScheduleOperations {
     requireName(name);
     JobDefinition job = read(body, name);
     if (dry.dryRun()) {
-      return dryRun(catalog.get(name), job, dry.hours());
+      // The read table, not this instance's catalog (up to a poll behind): a dry run just after
+      // a create or a change compares with what was written.
+      return queries
+          .byName(name)
+          .map(
+              row ->
+                  row.filter(r -> !ScheduleState.DELETED.name().equals(r.getString("state")))
+                      .map(r -> jobOf(r.getJsonObject("definition"))))
+          .compose(current -> dryRun(current, job, dry.hours()));
     }
     KeyedAnswers.require(key);
     if (ifMatch == null || ifMatch.isBlank()) {
