@@ -298,14 +298,22 @@ final class FaultChecks {
     try (Connection c = connect();
         Statement st = c.createStatement()) {
       for (String table : READ_TABLES.keySet()) {
-        String now = "SELECT row FROM (" + rows(table) + ") n WHERE pos <= " + head;
+        // Events at or below the head that this table's projection had not reached when the copy
+        // was taken (paused jobs still record skipped slots meanwhile) are not compared either.
+        long bound = head;
+        try (ResultSet rs = st.executeQuery("SELECT max(pos) FROM fp_live_" + table)) {
+          if (rs.next() && rs.getObject(1) != null) {
+            bound = Math.min(head, rs.getLong(1));
+          }
+        }
+        String now = "SELECT row FROM (" + rows(table) + ") n WHERE pos <= " + bound;
         String live =
             "SELECT row FROM fp_live_"
                 + table
                 + " WHERE key NOT IN (SELECT key FROM ("
                 + rows(table)
                 + ") m WHERE pos > "
-                + head
+                + bound
                 + ")";
         for (String[] q :
             List.of(

@@ -58,8 +58,9 @@ class FaultPropertiesIT {
 
   static final Duration PERIOD = Duration.ofSeconds(1);
   static final Duration LEASE_TTL = Duration.ofSeconds(2);
-  // The partitions' upkeep runs every third of the lease's TTL (PartitionTimers).
-  static final Duration BOUND = max(PERIOD.multipliedBy(2), LEASE_TTL.dividedBy(3));
+  // A partition lease whose renewal answer a fault lost is forgotten after its TTL and won again
+  // at the next upkeep (a third of the TTL), then the schedules' cursors load: two TTLs.
+  static final Duration BOUND = max(PERIOD.multipliedBy(2), LEASE_TTL.multipliedBy(2));
   // How late a fire may be recorded after the bound: the measurement's own delay (the heal's
   // instant is taken after every proxy reported itself healed).
   static final Duration SLACK = Duration.ofMillis(500);
