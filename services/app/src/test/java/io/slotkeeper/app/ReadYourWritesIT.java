@@ -117,6 +117,40 @@ class ReadYourWritesIT {
   }
 
   @Test
+  void aScheduleIsReadableRunnableAndPausedRightAfterEachWrite() {
+    for (int i = 0; i < TRIES / 5; i++) {
+      String name = "ryw-schedule-" + i;
+      HttpResponse<String> created =
+          SchedulesHttpIT.send(
+              h, "POST", "/v1/schedules", name, null, SchedulesHttpIT.EVERY_MINUTE.formatted(name));
+      assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+      String location = created.headers().firstValue("Location").orElseThrow();
+      HttpResponse<String> read = h.get(location, AppHarness.CLIENT);
+      assertThat(read.statusCode()).as("try %d: %s", i, read.body()).isEqualTo(200);
+      assertThat(read.headers().firstValue("ETag")).hasValue("\"1\"");
+      // The runs routes know it too, before this instance's catalog has polled it.
+      String nextSlot = new JsonObject(read.body()).getJsonArray("nextSlots").getString(0);
+      HttpResponse<String> run =
+          h.post(
+              location + "/runs",
+              AppHarness.OPERATOR,
+              name + "-run",
+              new JsonObject().put("slot", nextSlot).encode());
+      assertThat(run.statusCode()).as("try %d: %s", i, run.body()).isEqualTo(200);
+      assertThat(
+              SchedulesHttpIT.send(h, "POST", location + "/pause", name + "-p", null, "{}")
+                  .statusCode())
+          .isEqualTo(200);
+      JsonObject paused = new JsonObject(h.get(location, AppHarness.CLIENT).body());
+      assertThat(paused.getString("state")).as("try %d", i).isEqualTo("PAUSED");
+      assertThat(paused.getLong("version")).isEqualTo(2);
+      assertThat(SchedulesHttpIT.send(h, "DELETE", location, name + "-d", null, null).statusCode())
+          .isEqualTo(200);
+      assertThat(h.get(location, AppHarness.CLIENT).statusCode()).as("try %d", i).isEqualTo(404);
+    }
+  }
+
+  @Test
   void aReadNamingAVersionWaitsForItAndAnswers503WhenTheReadModelNeverGetsThere() throws Exception {
     HttpResponse<String> placed =
         h.post("/v1/orders", AppHarness.CLIENT, "ryw-version-1", OrdersHttpIT.ORDER);

@@ -127,20 +127,6 @@ async function runsBySlot(name, from, to) {
 }
 
 /**
- * A dry-run backfill of [from, to]. A schedule created a moment ago reaches the instance's
- * schedule catalog within a second, and is 404 to the runs routes until then: asked again.
- */
-async function expectedSlots(name, from, to) {
-  for (let attempt = 1; ; attempt++) {
-    const answer = await schedules.backfill(name, from, to, true, crypto.randomUUID());
-    if (answer.status !== 404 || attempt === 8) {
-      return answer;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-/**
  * The expected slots of the last periods (a dry-run backfill lists them and changes nothing)
  * against the runs recorded: a slot without a record is a gap, a missed one is marked.
  */
@@ -150,7 +136,7 @@ async function showTimeline(section, job) {
   const from = iso(now - period(job) * TIMELINE_SLOTS);
   const to = iso(now);
   const [expected, recorded] = await Promise.all([
-    expectedSlots(job.name, from, to),
+    schedules.backfill(job.name, from, to, true, crypto.randomUUID()),
     runsBySlot(job.name, from, to),
   ]);
   if (!expected.ok || !(recorded instanceof Map)) {

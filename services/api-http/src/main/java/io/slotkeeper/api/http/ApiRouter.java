@@ -72,7 +72,7 @@ public final class ApiRouter {
     new AdminRoutes(vertx, shared.writeModel(), ops.claimed()).mount(router, auth);
     new EventRoutes(vertx, shared.events()).mount(router, auth);
     new JobRoutes(ops.jobs()).mount(router, auth);
-    new ScheduleRoutes(ops.schedules(), ops.jobs()).mount(router, auth);
+    new ScheduleRoutes(ops.schedules(), ops.jobs(), deps.readYourWrites()).mount(router, auth);
 
     router.route().failureHandler(ApiRouter::failure);
     router.errorHandler(

@@ -18,6 +18,7 @@ import io.slotkeeper.scheduler.schedule.Slots;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
 import io.slotkeeper.scheduler.schedule.job.ScheduleCatalog;
 import io.slotkeeper.slots.LedgerQueries;
+import io.slotkeeper.slots.StaleFencingTokenException;
 import io.slotkeeper.timers.RunResult;
 import io.slotkeeper.timers.SlotRunner.Trigger;
 import io.slotkeeper.timers.Timers;
@@ -42,6 +43,7 @@ import java.util.Set;
 public final class JobOperations {
 
   static final int MAX_BACKFILL = 1_000;
+  private static final int STALE_TOKEN_RETRIES = 3;
   public static final int DEFAULT_RUNS_LIMIT = 100;
   public static final int MAX_RUNS_LIMIT = 1_000;
 
@@ -70,9 +72,20 @@ public final class JobOperations {
     this.claimed = claimed;
   }
 
-  private JobDefinition job(String name) {
+  /**
+   * The schedule as the read table has it (fresher than this instance's catalog, which polls it: a
+   * schedule created or changed a moment ago), else as the catalog has it (the jobs file's, seeded
+   * before their events are projected); a 404 problem when neither knows it or it was deleted.
+   */
+  private Future<JobDefinition> job(String name) {
     PathIds.require("job", name);
-    return schedules.get(name).orElseThrow(() -> ApiProblem.notFound("no job named " + name));
+    return scheduleOperations
+        .current(name)
+        .map(
+            stored ->
+                stored
+                    .or(() -> schedules.get(name))
+                    .orElseThrow(() -> ApiProblem.notFound("no job named " + name)));
   }
 
   /** Every job with its state and last runs. */
@@ -92,7 +105,7 @@ public final class JobOperations {
 
   /** One job's state; a 404 problem when there is no such job. */
   public Future<JsonObject> get(String name) {
-    return describe(job(name), 10);
+    return job(name).compose(job -> describe(job, 10));
   }
 
   private Future<JsonObject> describe(JobDefinition job, int lastRuns) {
@@ -126,7 +139,10 @@ public final class JobOperations {
 
   /** The job's runs with nominal instants in [from, to] (ISO-8601, optional), newest first. */
   public Future<JsonObject> runs(String name, String from, String to, int limit) {
-    JobDefinition job = job(name);
+    return job(name).compose(job -> runs(job, from, to, limit));
+  }
+
+  private Future<JsonObject> runs(JobDefinition job, String from, String to, int limit) {
     Instant toInstant = optionalInstant("to", to, timers.clock().now().plus(Duration.ofDays(1)));
     Instant fromInstant = optionalInstant("from", from, Instant.EPOCH);
     Ranges.inRange("limit", limit, 1, MAX_RUNS_LIMIT);
@@ -139,7 +155,11 @@ public final class JobOperations {
    * in this route's old shape.
    */
   public Future<Outcome> pause(IdempotencyKey key, String name, boolean paused, JsonObject body) {
-    JobDefinition job = job(name);
+    return job(name).compose(job -> pause(key, job, paused, body));
+  }
+
+  private Future<Outcome> pause(
+      IdempotencyKey key, JobDefinition job, boolean paused, JsonObject body) {
     KeyedAnswers.require(key);
     RequestFields.of(body, Set.of()).throwIfInvalid();
     return scheduleOperations.pauseJob(key, job.name(), paused);
@@ -147,7 +167,10 @@ public final class JobOperations {
 
   /** Fires one slot of the schedule now (manual trigger); a slot that ran answers "duplicate". */
   public Future<Outcome> trigger(IdempotencyKey key, String name, JsonObject body) {
-    JobDefinition job = job(name);
+    return job(name).compose(job -> trigger(key, job, body));
+  }
+
+  private Future<Outcome> trigger(IdempotencyKey key, JobDefinition job, JsonObject body) {
     KeyedAnswers.require(key);
     RequestFields f = RequestFields.of(body, Set.of("slot"));
     String raw = f.string("slot", 64);
@@ -164,7 +187,10 @@ public final class JobOperations {
 
   /** Fires every slot in [from, to] as a backfill (or lists them, {@code dryRun}). */
   public Future<Outcome> backfill(IdempotencyKey key, String name, JsonObject body) {
-    JobDefinition job = job(name);
+    return job(name).compose(job -> backfill(key, job, body));
+  }
+
+  private Future<Outcome> backfill(IdempotencyKey key, JobDefinition job, JsonObject body) {
     KeyedAnswers.require(key);
     RequestFields f = RequestFields.of(body, Set.of("from", "to", "dryRun"));
     String fromRaw = f.string("from", 64);
@@ -220,9 +246,33 @@ public final class JobOperations {
    * slot is recorded as fired by an operator, so it never becomes the point the timers plan from.
    */
   private Future<RunResult> fire(JobDefinition job, Instant slot, Trigger trigger) {
+    return fire(job, slot, trigger, STALE_TOKEN_RETRIES);
+  }
+
+  /**
+   * A timer that wins the job's lease between reading the highest token and firing makes that token
+   * stale: read it again and fire again (a few times) rather than answer the operator 409 for a
+   * race of the service's own.
+   */
+  private Future<RunResult> fire(JobDefinition job, Instant slot, Trigger trigger, int retries) {
     return ledger
         .highestToken(job.name())
-        .compose(token -> timers.runner().fire(job, slot, token, 1, trigger));
+        .compose(token -> timers.runner().fire(job, slot, token, 1, trigger))
+        .recover(
+            failure ->
+                retries > 0 && isStaleToken(failure)
+                    ? fire(job, slot, trigger, retries - 1)
+                    : Future.failedFuture(failure));
+  }
+
+  private static boolean isStaleToken(Throwable failure) {
+    int depth = 0;
+    for (Throwable t = failure; t != null && depth < 10; t = t.getCause(), depth++) {
+      if (t instanceof StaleFencingTokenException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static JsonObject result(RunResult r) {

@@ -132,13 +132,7 @@ public final class ScheduleOperations {
     if (dry.dryRun()) {
       // The read table, not this instance's catalog (up to a poll behind): a dry run just after
       // a create or a change compares with what was written.
-      return queries
-          .byName(name)
-          .map(
-              row ->
-                  row.filter(r -> !ScheduleState.DELETED.name().equals(r.getString("state")))
-                      .map(r -> jobOf(r.getJsonObject("definition"))))
-          .compose(current -> dryRun(current, job, dry.hours()));
+      return current(name).compose(current -> dryRun(current, job, dry.hours()));
     }
     KeyedAnswers.require(key);
     if (ifMatch == null || ifMatch.isBlank()) {
@@ -277,29 +271,52 @@ public final class ScheduleOperations {
             });
   }
 
-  /** One schedule with its lease holder, next slots and last runs; 404 when unknown. */
+  /**
+   * The schedule's definition as the read table has it now: empty when unknown or deleted. Fresher
+   * than an instance's catalog, which polls that table.
+   */
+  public Future<Optional<JobDefinition>> current(String name) {
+    return queries
+        .byName(name)
+        .map(row -> row.filter(r -> !isDeleted(r)).map(r -> jobOf(r.getJsonObject("definition"))));
+  }
+
+  /** One schedule with its lease holder, next slots and last runs; 404 when unknown or deleted. */
   public Future<JsonObject> get(String name) {
+    return row(name).compose(this::describe);
+  }
+
+  /**
+   * The schedule's row as it is, a deleted one included (a 404 problem only when there is none):
+   * what a read that waits for a write ({@code ReadYourWrites}) compares versions with.
+   */
+  public Future<JsonObject> row(String name) {
     requireName(name);
-    return Reads.found(queries.byName(name), "no schedule named " + name)
-        .compose(
-            row -> {
-              if (ScheduleState.DELETED.name().equals(row.getString("state"))) {
-                throw ApiProblem.notFound("schedule " + name + " was deleted");
-              }
-              Instant now = clock.now();
-              JobDefinition job = jobOf(row.getJsonObject("definition"));
-              JsonArray next = new JsonArray();
-              Slots.between(job.schedule(), now, Instant.MAX, 3)
-                  .forEach(s -> next.add(s.toString()));
-              return Future.all(
-                      leases.holder(timers.leaseName(name)),
-                      runs.runs(name, Instant.EPOCH, now.plus(Duration.ofDays(1)), 10))
-                  .map(
-                      all ->
-                          row.put("leaseHolder", all.<Optional<String>>resultAt(0).orElse(null))
-                              .put("nextSlots", next)
-                              .put("lastRuns", all.<JsonArray>resultAt(1)));
-            });
+    return Reads.found(queries.byName(name), "no schedule named " + name);
+  }
+
+  /** The row with its lease holder, next slots and last runs; a 404 problem when deleted. */
+  public Future<JsonObject> describe(JsonObject row) {
+    String name = row.getString("name");
+    if (isDeleted(row)) {
+      return Future.failedFuture(ApiProblem.notFound("schedule " + name + " was deleted"));
+    }
+    Instant now = clock.now();
+    JobDefinition job = jobOf(row.getJsonObject("definition"));
+    JsonArray next = new JsonArray();
+    Slots.between(job.schedule(), now, Instant.MAX, 3).forEach(s -> next.add(s.toString()));
+    return Future.all(
+            leases.holder(timers.leaseName(name)),
+            runs.runs(name, Instant.EPOCH, now.plus(Duration.ofDays(1)), 10))
+        .map(
+            all ->
+                row.put("leaseHolder", all.<Optional<String>>resultAt(0).orElse(null))
+                    .put("nextSlots", next)
+                    .put("lastRuns", all.<JsonArray>resultAt(1)));
+  }
+
+  private static boolean isDeleted(JsonObject row) {
+    return ScheduleState.DELETED.name().equals(row.getString("state"));
   }
 
   /** The schedule's version as an entity tag, for the {@code ETag} of a read. */

@@ -5,27 +5,36 @@ import io.slotkeeper.api.http.jobs.JobRoutes;
 import io.slotkeeper.api.http.support.HttpAnswers;
 import io.slotkeeper.api.http.support.JsonBodies;
 import io.slotkeeper.api.http.support.QueryParams;
+import io.slotkeeper.api.http.support.ReadYourWrites;
 import io.slotkeeper.operations.auth.Role;
+import io.slotkeeper.operations.idempotency.Outcome;
 import io.slotkeeper.operations.jobs.JobOperations;
 import io.slotkeeper.operations.problem.ApiProblem;
 import io.slotkeeper.operations.schedules.ScheduleOperations;
 import io.slotkeeper.operations.schedules.ScheduleOperations.DryRunRequest;
+import io.vertx.core.Future;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Map;
 
 /**
  * The schedules ({@link ScheduleOperations}): writes for the operator, reads for both roles; the
- * runs, trigger and backfill of a schedule are the jobs' operations ({@link JobOperations}).
+ * runs, trigger and backfill of a schedule are the jobs' operations ({@link JobOperations}). A read
+ * of a schedule this instance just wrote waits for the read table to show that write ({@link
+ * ReadYourWrites}).
  */
 public final class ScheduleRoutes {
 
+  private static final String KIND = "schedule";
+
   private final ScheduleOperations schedules;
   private final JobOperations jobs;
+  private final ReadYourWrites fresh;
 
-  public ScheduleRoutes(ScheduleOperations schedules, JobOperations jobs) {
+  public ScheduleRoutes(ScheduleOperations schedules, JobOperations jobs, ReadYourWrites fresh) {
     this.schedules = schedules;
     this.jobs = jobs;
+    this.fresh = fresh;
   }
 
   public void mount(Router router, BearerAuth auth) {
@@ -33,47 +42,39 @@ public final class ScheduleRoutes {
         .post("/v1/schedules")
         .handler(auth.require(Role.OPERATOR))
         .handler(
-            ctx ->
-                HttpAnswers.send(
-                    ctx,
-                    schedules.create(
-                        HttpAnswers.idempotencyKey(ctx), JsonBodies.object(ctx), dryRun(ctx))));
+            ctx -> {
+              DryRunRequest dry = dryRun(ctx);
+              write(
+                  ctx,
+                  dry,
+                  schedules.create(HttpAnswers.idempotencyKey(ctx), JsonBodies.object(ctx), dry));
+            });
     router.get("/v1/schedules").handler(auth.require(Role.CLIENT)).handler(this::list);
-    router
-        .get("/v1/schedules/:name")
-        .handler(auth.require(Role.CLIENT))
-        .handler(
-            ctx ->
-                HttpAnswers.json(
-                    ctx,
-                    schedules
-                        .get(ctx.pathParam("name"))
-                        .onSuccess(
-                            s ->
-                                ctx.response()
-                                    .putHeader(
-                                        "ETag",
-                                        ScheduleOperations.entityTag(s.getLong("version"))))));
+    router.get("/v1/schedules/:name").handler(auth.require(Role.CLIENT)).handler(this::get);
     router
         .put("/v1/schedules/:name")
         .handler(auth.require(Role.OPERATOR))
         .handler(
-            ctx ->
-                HttpAnswers.send(
-                    ctx,
-                    schedules.change(
-                        HttpAnswers.idempotencyKey(ctx),
-                        ctx.pathParam("name"),
-                        ctx.request().getHeader("If-Match"),
-                        JsonBodies.object(ctx),
-                        dryRun(ctx))));
+            ctx -> {
+              DryRunRequest dry = dryRun(ctx);
+              write(
+                  ctx,
+                  dry,
+                  schedules.change(
+                      HttpAnswers.idempotencyKey(ctx),
+                      ctx.pathParam("name"),
+                      ctx.request().getHeader("If-Match"),
+                      JsonBodies.object(ctx),
+                      dry));
+            });
     router
         .delete("/v1/schedules/:name")
         .handler(auth.require(Role.OPERATOR))
         .handler(
             ctx ->
-                HttpAnswers.send(
+                write(
                     ctx,
+                    DryRunRequest.NONE,
                     schedules.delete(
                         HttpAnswers.idempotencyKey(ctx),
                         ctx.pathParam("name"),
@@ -90,6 +91,24 @@ public final class ScheduleRoutes {
     new JobRoutes(jobs).mountRuns(router, auth, "/v1/schedules/:name", "name", Role.CLIENT);
   }
 
+  /** The row waited for (this instance's writes, Slotkeeper-Min-Version), then described. */
+  private void get(RoutingContext ctx) {
+    HttpAnswers.json(
+        ctx,
+        fresh
+            .read(ctx, KIND, "name", schedules::row)
+            .compose(schedules::describe)
+            .onSuccess(
+                s ->
+                    ctx.response()
+                        .putHeader("ETag", ScheduleOperations.entityTag(s.getLong("version")))));
+  }
+
+  /** Answers a write, remembering it (a dry run writes nothing) for the reads that follow. */
+  private void write(RoutingContext ctx, DryRunRequest dry, Future<Outcome> outcome) {
+    HttpAnswers.send(ctx, dry.dryRun() ? outcome : fresh.remember(outcome, KIND, "name", false));
+  }
+
   private void list(RoutingContext ctx) {
     int limit =
         QueryParams.intParam(
@@ -100,8 +119,9 @@ public final class ScheduleRoutes {
   }
 
   private void pause(RoutingContext ctx, boolean paused) {
-    HttpAnswers.send(
+    write(
         ctx,
+        DryRunRequest.NONE,
         schedules.pause(
             HttpAnswers.idempotencyKey(ctx),
             ctx.pathParam("name"),
