@@ -2,7 +2,7 @@
 MVN ?= mvn -B -ntp
 JAR := services/app/target/slotkeeper.jar
 
-.PHONY: run test unit lint-api fuzz faults build fmt clean chaos bench bench-schedules soak
+.PHONY: run test unit lint-api fuzz faults build fmt clean chaos bench bench-schedules bench-deliveries soak
 
 ## run: build if needed, then start the service (embedded PostgreSQL and Redis unless configured),
 ##      listening on 127.0.0.1 only unless SLOTKEEPER_BIND_ADDRESS says otherwise; logs are readable
@@ -84,7 +84,13 @@ bench: $(JAR) $(BENCH_JAR)
 ##        instance for 5 minutes, then on three with one killed; about 15 minutes); writes
 ##        bench/results/schedules-<date>.json and .md. BENCH_QUICK=1: 300 schedules, 2 + 2 minutes
 bench-schedules: $(JAR) $(BENCH_JAR)
-	java -cp $(BENCH_JAR) io.slotkeeper.bench.ScheduleBenchMain
+	java -cp $(BENCH_JAR) io.slotkeeper.bench.PartBenchMain schedules
+
+## bench-deliveries: only the HTTP-target part of make bench (deliveries per second at 1, 8 and 32
+##        due at once, delivery lag at 1,000 one-minute schedules; about 8 minutes); writes
+##        bench/results/deliveries-<date>.json and .md. BENCH_QUICK=1: 100 schedules, 1 minute
+bench-deliveries: $(JAR) $(BENCH_JAR)
+	java -cp $(BENCH_JAR) io.slotkeeper.bench.PartBenchMain deliveries
 
 ## soak: one instance holds 1,000 idle SSE subscribers and 1,000 idle connections while orders
 ##       arrive at a steady rate; checks place-order p99 (< 2x without them) and PostgreSQL

@@ -51,6 +51,7 @@ public final class BenchMain {
               });
       ScheduleFleetBench schedules = new ScheduleFleetBench(bench, figures);
       failures += phase("schedules", s, figures, schedules::run);
+      failures += phase("deliveries", s, figures, new DeliveryBench(bench, figures)::run);
       ratios(s, figures);
       write(
           s,
@@ -108,6 +109,7 @@ public final class BenchMain {
     JitWarmup.define(f, "warmup.baseline", "the baseline server");
     TimerBench.define(f, s);
     ScheduleFleetBench.define(f, s);
+    DeliveryBench.define(f, s);
     return f;
   }
 
@@ -322,7 +324,24 @@ public final class BenchMain {
         + " "
         + scheduleSettingsText(s)
         + " "
+        + deliverySettingsText(s)
+        + " "
         + serviceSettingsText(s);
+  }
+
+  /** The settings of the HTTP-target part. */
+  static String deliverySettingsText(BenchSettings s) {
+    BenchSettings.DeliverySettings d = s.deliveries();
+    return "BENCH_DELIVERY_BURSTS="
+        + String.join(",", d.bursts().stream().map(String::valueOf).toList())
+        + " BENCH_DELIVERY_BURST_SECONDS="
+        + d.burstSeconds()
+        + " BENCH_DELIVERY_WARMUP_SECONDS="
+        + d.warmupSeconds()
+        + " BENCH_DELIVERY_SCHEDULES="
+        + d.schedules()
+        + " BENCH_DELIVERY_MINUTES="
+        + d.minutes();
   }
 
   /** The settings of the many-schedules part. */

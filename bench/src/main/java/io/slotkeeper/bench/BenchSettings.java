@@ -42,7 +42,8 @@ record BenchSettings(
     Path outDir,
     Path logDir,
     Set<String> skip,
-    ScheduleSettings schedules) {
+    ScheduleSettings schedules,
+    DeliverySettings deliveries) {
 
   /**
    * The many-schedules part ({@link ScheduleFleetBench}): how many one-minute schedules, how long
@@ -56,6 +57,13 @@ record BenchSettings(
       int editsPerMinute,
       int edited,
       int leaseTtlSeconds) {}
+
+  /**
+   * The HTTP-target part ({@link DeliveryBench}): the burst sizes and how long each runs, and the
+   * one-minute schedules of the lag measurement with their window.
+   */
+  record DeliverySettings(
+      List<Integer> bursts, int burstSeconds, int warmupSeconds, int schedules, int minutes) {}
 
   static BenchSettings fromEnvironment(Map<String, String> env) {
     boolean quick = "1".equals(env.get("BENCH_QUICK")) || "true".equals(env.get("BENCH_QUICK"));
@@ -99,7 +107,16 @@ record BenchSettings(
             e.integer("BENCH_SCHEDULES_START_SECONDS", quick ? 60 : 180),
             e.integer("BENCH_SCHEDULES_EDITS_PER_MINUTE", 1_000),
             e.integer("BENCH_SCHEDULES_EDITED", 100),
-            e.integer("BENCH_SCHEDULES_LEASE_TTL_SECONDS", 10)));
+            e.integer("BENCH_SCHEDULES_LEASE_TTL_SECONDS", 10)),
+        new DeliverySettings(
+            Arrays.stream(e.text("BENCH_DELIVERY_BURSTS", "1,8,32").split(","))
+                .map(String::trim)
+                .map(Integer::parseInt)
+                .toList(),
+            e.integer("BENCH_DELIVERY_BURST_SECONDS", quick ? 10 : 30),
+            e.integer("BENCH_DELIVERY_WARMUP_SECONDS", quick ? 3 : 10),
+            e.integer("BENCH_DELIVERY_SCHEDULES", quick ? 100 : 1_000),
+            e.integer("BENCH_DELIVERY_MINUTES", quick ? 1 : 3)));
   }
 
   /**

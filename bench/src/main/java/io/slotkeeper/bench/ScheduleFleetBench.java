@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -190,7 +191,7 @@ final class ScheduleFleetBench {
     List<String> names = names("s");
     Path jobs = bench.jobsFile("schedules", jobsYaml(names));
     PostgresEndpoint db = bench.freshDatabase("schedules");
-    Bench.Service svc = bench.launchService("schedules", db, jobs, true, Map.of());
+    Bench.Service svc = bench.launchService("schedules", db, jobs, true, timerSettings(Map.of()));
     if (!ready(List.of(svc), "schedules.start")) {
       return false;
     }
@@ -297,7 +298,7 @@ final class ScheduleFleetBench {
     PostgresEndpoint db = bench.freshDatabase("fleet");
     List<Bench.Service> fleet = new ArrayList<>();
     for (int i = 1; i <= 3; i++) {
-      fleet.add(bench.launchService("fleet-" + i, db, jobs, true, FLEET_POOLS));
+      fleet.add(bench.launchService("fleet-" + i, db, jobs, true, timerSettings(FLEET_POOLS)));
     }
     if (!ready(fleet, "fleet.start")) {
       return;
@@ -413,6 +414,13 @@ final class ScheduleFleetBench {
         .filter(f -> !byFires.isEmpty() && f.instanceId().equals(byFires.get(0)))
         .findFirst()
         .orElse(fleet.get(0));
+  }
+
+  /** {@code more} and the partition lease TTL the takeover target is measured against. */
+  private Map<String, String> timerSettings(Map<String, String> more) {
+    Map<String, String> env = new HashMap<>(more);
+    env.put("SLOTKEEPER_TIMER_LEASE_TTL", "PT" + s.leaseTtlSeconds() + "S");
+    return env;
   }
 
   private void skippedNote(String part, Ledger l) {

@@ -145,6 +145,10 @@ class SchedulesHttpIT {
     HttpResponse<String> resumed = send("POST", "/v1/schedules/s-life/resume", "r-1", null, null);
     assertThat(new JsonObject(resumed.body()).getString("state")).isEqualTo("ACTIVE");
 
+    // Its series are scraped while it exists (created at zero)...
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> h.get("/metrics", null).body().contains("job=\"s-life\""));
     HttpResponse<String> deleted = send("DELETE", "/v1/schedules/s-life", "d-1", "\"4\"", null);
     assertThat(deleted.statusCode()).as(deleted.body()).isEqualTo(200);
     assertThat(new JsonObject(deleted.body()).getString("state")).isEqualTo("DELETED");
@@ -160,6 +164,10 @@ class SchedulesHttpIT {
     Awaitility.await()
         .atMost(Duration.ofSeconds(5))
         .until(() -> h.get("/v1/schedules/s-life", AppHarness.CLIENT).statusCode() == 404);
+    // ...and gone once it is deleted (a name is never used again: they would only pile up).
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> !h.get("/metrics", null).body().contains("s-life\""));
   }
 
   @Test

@@ -2,10 +2,12 @@ package io.slotkeeper.metrics;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -109,6 +111,22 @@ public final class SlotkeeperMetrics {
     leaseChangesCounter(job);
     slotLagTimer(job);
     slotDurationTimer(job);
+  }
+
+  /**
+   * Removes every series of a schedule that no longer exists (tagged {@code job} or {@code
+   * schedule} with its name): a deleted name is never used again, so they would only pile up.
+   */
+  public void forgetJob(String job) {
+    List<Meter> gone =
+        registry.getMeters().stream()
+            .filter(
+                m ->
+                    job.equals(m.getId().getTag("job")) || job.equals(m.getId().getTag("schedule")))
+            .toList();
+    gone.forEach(registry::remove);
+    deliveryCounters.keySet().removeIf(k -> k.first().equals(job));
+    deliveryTimers.remove(job);
   }
 
   public void slot(String job, SlotOutcome outcome) {

@@ -88,7 +88,12 @@ public final class Timers {
     Partitions partitions = new Partitions(settings.partitions());
     Timers timers = new Timers(catalog, partitions, runner, clock);
     catalog.all().forEach(job -> timers.register(job.name()));
-    catalog.onChange(name -> catalog.get(name).ifPresent(job -> timers.register(name)));
+    catalog.onChange(
+        name ->
+            catalog
+                .get(name)
+                .ifPresentOrElse(
+                    job -> timers.register(name), () -> runner.metrics().forgetJob(name)));
     if (!settings.enabled()) {
       log.warn("timers are off on this instance: no job fires here (manual runs still work)");
       return Future.succeededFuture(timers);
