@@ -40,6 +40,7 @@ import io.slotkeeper.scheduler.schedule.job.JobsFile;
 import io.slotkeeper.schedules.JobsFileSync;
 import io.slotkeeper.schedules.ProjectedScheduleCatalog;
 import io.slotkeeper.schedules.Schedules;
+import io.slotkeeper.schedules.StoredSchedules;
 import io.slotkeeper.slots.JobHandler;
 import io.slotkeeper.slots.LedgerQueries;
 import io.slotkeeper.slots.SlotLedger;
@@ -204,13 +205,15 @@ public final class Slotkeeper implements AutoCloseable {
     // HTTP targets: the guard checks a target's URL at creation and its address at delivery.
     DeliverySettings delivery = DeliverySettings.from(config.httpTargets());
     TargetGuard targetGuard = TargetGuard.of(delivery.allow(), infra.embedded());
+    StoredSchedules stored = new StoredSchedules(database.dataSource());
     HttpDelivery http =
         new HttpDelivery(
             vertx,
             delivery,
             targetGuard,
             new HttpDelivery.Wiring(
-                name -> schedules.get(name).map(JobDefinition::target),
+                // The catalog, or the read table for a schedule it has not polled yet.
+                name -> schedules.get(name).or(() -> stored.find(name)).map(JobDefinition::target),
                 variable -> Optional.ofNullable(System.getenv(variable)),
                 new DeliveryAttempts(database.dataSource()),
                 metrics,

@@ -6,6 +6,7 @@ import io.slotkeeper.api.http.support.JsonBodies;
 import io.slotkeeper.api.http.support.QueryParams;
 import io.slotkeeper.operations.auth.Role;
 import io.slotkeeper.operations.jobs.JobOperations;
+import io.vertx.core.Handler;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
@@ -44,10 +45,29 @@ public final class JobRoutes {
    * {@code /v1/schedules}.
    */
   public void mountRuns(Router router, BearerAuth auth, String base, String param, Role readRole) {
-    router.get(base + "/runs").handler(auth.require(readRole)).handler(ctx -> runs(ctx, param));
+    mountRuns(router, auth, base, param, readRole, RoutingContext::next);
+  }
+
+  /**
+   * The same, with {@code ready} run after the role check and before each operation (it calls
+   * {@code next()} when the operation may go on).
+   */
+  public void mountRuns(
+      Router router,
+      BearerAuth auth,
+      String base,
+      String param,
+      Role readRole,
+      Handler<RoutingContext> ready) {
+    router
+        .get(base + "/runs")
+        .handler(auth.require(readRole))
+        .handler(ready)
+        .handler(ctx -> runs(ctx, param));
     router
         .post(base + "/runs")
         .handler(auth.require(Role.OPERATOR))
+        .handler(ready)
         .handler(
             ctx ->
                 HttpAnswers.send(
@@ -59,6 +79,7 @@ public final class JobRoutes {
     router
         .post(base + "/backfill")
         .handler(auth.require(Role.OPERATOR))
+        .handler(ready)
         .handler(
             ctx ->
                 HttpAnswers.send(

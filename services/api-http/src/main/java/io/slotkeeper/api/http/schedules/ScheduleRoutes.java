@@ -88,7 +88,18 @@ public final class ScheduleRoutes {
         .post("/v1/schedules/:name/resume")
         .handler(auth.require(Role.OPERATOR))
         .handler(ctx -> pause(ctx, false));
-    new JobRoutes(jobs).mountRuns(router, auth, "/v1/schedules/:name", "name", Role.CLIENT);
+    new JobRoutes(jobs)
+        .mountRuns(router, auth, "/v1/schedules/:name", "name", Role.CLIENT, this::written);
+  }
+
+  /**
+   * Before a run, trigger or backfill: a schedule this instance just wrote is run as written (a
+   * trigger right after a create or an edit). A read model that does not get there in time answers
+   * as it is (the operation then finds the schedule, or not).
+   */
+  private void written(RoutingContext ctx) {
+    String name = ctx.pathParam("name");
+    fresh.awaitAcknowledged(KIND, name, () -> schedules.row(name)).onComplete(done -> ctx.next());
   }
 
   /** The row waited for (this instance's writes, Slotkeeper-Min-Version), then described. */

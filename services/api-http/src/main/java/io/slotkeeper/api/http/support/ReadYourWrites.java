@@ -126,6 +126,18 @@ public final class ReadYourWrites {
     return attempt(kind, id, new Expected(-1, null), read, deadline(), FIRST_RETRY_MS).mapEmpty();
   }
 
+  /**
+   * Waits (as {@link #read}) until the read table shows everything this instance acknowledged of
+   * the entity (its version, its status), when it did; then completes with nothing.
+   */
+  public Future<Void> awaitAcknowledged(String kind, String id, Supplier<Future<JsonObject>> read) {
+    Expected remembered = written.getIfPresent(kind + "/" + id);
+    if (remembered == null) {
+      return Future.succeededFuture();
+    }
+    return attempt(kind, id, remembered, read, deadline(), FIRST_RETRY_MS).mapEmpty();
+  }
+
   /** The {@value #MIN_VERSION} header's value; -1 when absent, a 400 problem when not a number. */
   static long minVersion(String header) {
     if (header == null) {
