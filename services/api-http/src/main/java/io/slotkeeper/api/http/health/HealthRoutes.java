@@ -7,6 +7,7 @@ import io.slotkeeper.scheduler.schedule.job.JobDefinition;
 import io.slotkeeper.scheduler.schedule.job.ScheduleCatalog;
 import io.slotkeeper.schedules.ProjectedScheduleCatalog;
 import io.slotkeeper.timers.PartitionTimers;
+import io.slotkeeper.timers.TimerHealth;
 import io.slotkeeper.timers.Timers;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -17,6 +18,7 @@ import io.vertx.redis.client.RedisAPI;
 import io.vertx.sqlclient.Pool;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -26,9 +28,9 @@ import java.util.concurrent.TimeUnit;
  * {@code /health/ready}: PostgreSQL and Redis answer (either down: 503, status {@code DOWN}), plus
  * details that do not decide readiness: each projection's lag behind the event store and its
  * segments that do not advance, the timers that stalled or fail here (either: status {@code
- * DEGRADED}, still 200), and the leases held here. A lagging or stuck projection or a stalled job
- * must not take every replica out of the load balancer at once (all replicas read the same store);
- * each has its own alerts.
+ * DEGRADED}, still 200), and the timer partitions held here. A lagging or stuck projection or a
+ * stalled job must not take every replica out of the load balancer at once (all replicas read the
+ * same store); each has its own alerts.
  */
 public final class HealthRoutes {
 
@@ -36,6 +38,9 @@ public final class HealthRoutes {
 
   /** Above this many events behind, a projection's check reads LAGGING (an alert, not 503). */
   static final long LAGGING_ABOVE = 1_000;
+
+  /** At most this many stalled or failing timers are named in the readiness answer. */
+  static final int LISTED_PROBLEMS = 20;
 
   private final Pool pool;
   private final RedisAPI redis;
@@ -71,7 +76,6 @@ public final class HealthRoutes {
                       .put("postgres", status(pg))
                       .put("redis", status(rd))
                       .put("projections", projections)
-                      .put("leases", leases())
                       .put("timers", timers)
                       .put("scheduleCatalog", catalog);
               this.timers.partitions().ifPresent(p -> checks.put("partitions", partitions(p)));
@@ -166,18 +170,6 @@ public final class HealthRoutes {
         .anyMatch(e -> "DEGRADED".equals(((JsonObject) e.getValue()).getString("status")));
   }
 
-  private JsonObject leases() {
-    JsonObject jobs = new JsonObject();
-    for (JobDefinition job : timers.catalog().all()) {
-      JsonObject state = new JsonObject().put("held", false);
-      timers
-          .heldLease(job.name())
-          .ifPresent(l -> state.put("held", true).put("fencingToken", l.fencingToken()));
-      jobs.put(job.name(), state);
-    }
-    return jobs;
-  }
-
   /**
    * The timer partitions on this instance: how many there are, the live instances sharing them,
    * this instance's fair share, the ones it holds, and the last fault of sharing them.
@@ -204,44 +196,67 @@ public final class HealthRoutes {
   // ---- Timer health: stalled and failing jobs (docs/scheduling.md, "Self-healing") ----
 
   /**
-   * Per job whose timer runs here: {@code UP}; {@code STALLED} (this instance holds the lease and
-   * fired or recorded no slot for two periods, {@code since} the first slot left behind); or {@code
-   * FAILING} (the timer's last maintenance failed). The last fault, if any, with its step and time.
+   * The schedules whose timers run here: how many, how many hold their partition's lease, and how
+   * many are {@code STALLED} (this instance holds the lease and fired or recorded no slot for two
+   * periods, {@code since} the first slot left behind) or {@code FAILING} (the timer's last
+   * maintenance failed); those, by name with their last fault, up to {@value #LISTED_PROBLEMS}
+   * ({@code more}: how many beyond). A size that does not grow with the schedules: probes ask
+   * often.
    */
   private JsonObject timers() {
-    JsonObject jobs = new JsonObject();
+    int hosted = 0;
+    int held = 0;
+    int stalled = 0;
+    int failing = 0;
+    JsonObject problems = new JsonObject();
     for (JobDefinition job : timers.catalog().all()) {
-      timers
-          .health(job.name())
-          .ifPresent(
-              r -> {
-                JsonObject state =
-                    new JsonObject()
-                        .put(
-                            "status",
-                            r.stalledSince().isPresent()
-                                ? "STALLED"
-                                : r.failing() ? "FAILING" : "UP")
-                        .put("held", r.held());
-                r.stalledSince().ifPresent(t -> state.put("since", t.toString()));
-                r.lastFault()
-                    .ifPresent(
-                        f ->
-                            state.put(
-                                "lastError",
-                                new JsonObject()
-                                    .put("step", f.step().tag())
-                                    .put("error", f.error())
-                                    .put("at", f.at().toString())));
-                jobs.put(job.name(), state);
-              });
+      Optional<TimerHealth.Report> report = timers.health(job.name());
+      if (report.isEmpty()) {
+        continue;
+      }
+      TimerHealth.Report r = report.get();
+      hosted++;
+      held += r.held() ? 1 : 0;
+      String status = r.stalledSince().isPresent() ? "STALLED" : r.failing() ? "FAILING" : "UP";
+      if (status.equals("UP")) {
+        continue;
+      }
+      stalled += status.equals("STALLED") ? 1 : 0;
+      failing += status.equals("FAILING") ? 1 : 0;
+      if (problems.size() < LISTED_PROBLEMS) {
+        problems.put(job.name(), problem(status, r));
+      }
     }
-    return jobs;
+    JsonObject j =
+        new JsonObject()
+            .put("hosted", hosted)
+            .put("held", held)
+            .put("stalled", stalled)
+            .put("failing", failing)
+            .put("problems", problems);
+    if (stalled + failing > problems.size()) {
+      j.put("more", stalled + failing - problems.size());
+    }
+    return j;
+  }
+
+  private static JsonObject problem(String status, TimerHealth.Report r) {
+    JsonObject state = new JsonObject().put("status", status).put("held", r.held());
+    r.stalledSince().ifPresent(t -> state.put("since", t.toString()));
+    r.lastFault()
+        .ifPresent(
+            f ->
+                state.put(
+                    "lastError",
+                    new JsonObject()
+                        .put("step", f.step().tag())
+                        .put("error", f.error())
+                        .put("at", f.at().toString())));
+    return state;
   }
 
   private static boolean timersDegraded(JsonObject timers) {
-    return timers.stream()
-        .anyMatch(e -> !"UP".equals(((JsonObject) e.getValue()).getString("status")));
+    return timers.getInteger("stalled") + timers.getInteger("failing") > 0;
   }
 
   // ---- end of timer health ----
