@@ -109,7 +109,7 @@ final class ScheduleEdits implements AutoCloseable {
         + (withName ? "\"name\":\"" + name + "\"," : "")
         + "\"schedule\":{\"cron\":\""
         + second
-        + " * * * * *\",\"zone\":\"UTC\"},\"handler\":\"noop\",\"params\":{\"edit\":\""
+        + " * * * * *\"},\"zone\":\"UTC\",\"handler\":\"noop\",\"params\":{\"edit\":\""
         + edit
         + "\"}}";
   }
