@@ -176,10 +176,17 @@ final class ScheduleFleetBench {
 
   /** Both parts; three instances only when one could start the schedules. */
   void run() {
-    if (oneInstance()) {
+    // BENCH_SKIP=schedules.one or schedules.fleet leaves one of the two parts out.
+    if (!bench.settings.runs("schedules.one")) {
+      Bench.log("  one instance: skipped (BENCH_SKIP)");
+    } else if (!oneInstance()) {
+      figures.note("schedules: three instances not run (one instance could not start)");
+      return;
+    }
+    if (bench.settings.runs("schedules.fleet")) {
       fleet();
     } else {
-      figures.note("schedules: three instances not run (one instance could not start)");
+      Bench.log("  three instances: skipped (BENCH_SKIP)");
     }
   }
 
