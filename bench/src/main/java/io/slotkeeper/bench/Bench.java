@@ -17,6 +17,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -79,6 +80,20 @@ final class Bench implements AutoCloseable {
     redisKeys.add("slotkeeper:lease:{" + name + "}");
     redisKeys.add("slotkeeper:fence:{" + name + "}");
     return name;
+  }
+
+  /** {@code count} job names unique to this run: {@code <run>-<kind>-00042}. */
+  List<String> jobNames(String kind, int count) {
+    List<String> out = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      out.add(jobName(String.format("%s-%05d", kind, i)));
+    }
+    return out;
+  }
+
+  /** Sleeps until {@code t} (not at all when it has passed). */
+  static void sleepUntil(Instant t) {
+    sleep(Math.max(0, Duration.between(Instant.now(), t).toMillis()));
   }
 
   /** A running service: its label, instance ID, HTTP base URL and process. */

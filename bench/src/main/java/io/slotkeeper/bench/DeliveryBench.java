@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -100,7 +99,7 @@ final class DeliveryBench {
 
   /** c schedules every second, all due at once. */
   private void burst(Receiver receiver, int c) {
-    List<String> names = names("burst" + c, c);
+    List<String> names = bench.jobNames("burst" + c, c);
     StringBuilder yaml = new StringBuilder("jobs:\n");
     for (String name : names) {
       yaml.append(job(name, "{ every: PT1S }", receiver));
@@ -113,7 +112,7 @@ final class DeliveryBench {
       Bench.sleep(Duration.ofSeconds(s.warmupSeconds()).toMillis());
       Instant from = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
       Instant to = from.plusSeconds(s.burstSeconds());
-      sleepUntil(to.plus(GRACE));
+      Bench.sleepUntil(to.plus(GRACE));
       Map<Instant, Long> lastArrival = new HashMap<>();
       Map<Instant, Integer> arrived = new HashMap<>();
       String prefix = bench.runId + "-burst" + c + "-";
@@ -151,7 +150,7 @@ final class DeliveryBench {
 
   /** N one-minute schedules spread over the minute, for whole minutes. */
   private void lag(Receiver receiver) {
-    List<String> names = names("lag", s.schedules());
+    List<String> names = bench.jobNames("lag", s.schedules());
     StringBuilder yaml = new StringBuilder("jobs:\n");
     for (int i = 0; i < names.size(); i++) {
       yaml.append(job(names.get(i), "{ cron: \"" + (i % 60) + " * * * * *\" }", receiver));
@@ -163,7 +162,7 @@ final class DeliveryBench {
       ScheduleFleetBench.Window w =
           ScheduleFleetBench.Window.startingAfter(Instant.now().plusSeconds(5), s.minutes());
       Bench.log("  window %s – %s", w.from(), w.to());
-      sleepUntil(w.to().plus(GRACE));
+      Bench.sleepUntil(w.to().plus(GRACE));
       String prefix = bench.runId + "-lag-";
       List<Receiver.Delivery> got = receiver.between(prefix, w.from(), w.to().minusMillis(1));
       Histogram lag = new Histogram(3);
@@ -202,18 +201,6 @@ final class DeliveryBench {
         + "\n    target:\n      url: \""
         + receiver.url()
         + "\"\n      body: '{\"schedule\":\"{{schedule}}\",\"slot\":\"{{slot}}\"}'\n";
-  }
-
-  private List<String> names(String kind, int count) {
-    List<String> out = new ArrayList<>(count);
-    for (int i = 0; i < count; i++) {
-      out.add(bench.jobName(String.format("%s-%05d", kind, i)));
-    }
-    return out;
-  }
-
-  private static void sleepUntil(Instant t) {
-    Bench.sleep(Math.max(0, Duration.between(Instant.now(), t).toMillis()));
   }
 
   /**

@@ -215,13 +215,13 @@ final class ScheduleFleetBench {
         }
         Window w = Window.startingAfter(Instant.now().plusSeconds(5), s.minutes());
         Bench.log("  window %s – %s", w.from(), w.to());
-        sleepUntil(w.from());
+        Bench.sleepUntil(w.from());
         WorkMeter meter = new WorkMeter(db, svc.process().pid());
         WorkMeter.Snapshot before = meter.snapshot();
         if (edits != null) {
           edits.start(s.editsPerMinute());
         }
-        sleepUntil(w.to());
+        Bench.sleepUntil(w.to());
         WorkMeter.Snapshot used = meter.snapshot().minus(before);
         ScheduleEdits.Result editResult = edits == null ? null : edits.stop();
         Bench.sleep(GRACE.toMillis());
@@ -314,13 +314,13 @@ final class ScheduleFleetBench {
       Window w = Window.startingAfter(Instant.now().plusSeconds(5), s.fleetMinutes());
       Instant killAt = w.from().plus(Duration.between(w.from(), w.to()).dividedBy(2));
       Bench.log("  window %s – %s, kill at %s", w.from(), w.to(), killAt);
-      sleepUntil(killAt);
+      Bench.sleepUntil(killAt);
       String prefix = bench.runId + "-f-";
       Bench.Service victim = busiest(db, prefix, fleet, killAt.minusSeconds(30));
       Instant killed = Instant.now();
       victim.process().kill();
       Bench.log("  killed %s (%s) at %s", victim.label(), victim.instanceId(), killed);
-      sleepUntil(w.to());
+      Bench.sleepUntil(w.to());
       Bench.sleep(GRACE.toMillis());
       Ledger l = Ledger.read(db, prefix, w);
       long expected = (long) names.size() * w.minutes();
@@ -430,6 +430,15 @@ final class ScheduleFleetBench {
     return env;
   }
 
+  /** This part's schedule names; their Redis keys go at exit. */
+  private List<String> names(String kind) {
+    return bench.jobNames(kind, s.count());
+  }
+
+  private List<String> names(String kind, int count) {
+    return bench.jobNames(kind, count);
+  }
+
   private void skippedNote(String part, Ledger l) {
     if (l.skipped() > 0) {
       figures.note(
@@ -437,24 +446,5 @@ final class ScheduleFleetBench {
               "schedules, %s: %d slots SKIPPED (overlap; neither fired nor missed)",
               part, l.skipped()));
     }
-  }
-
-  private List<String> names(String kind) {
-    return names(kind, s.count());
-  }
-
-  /**
-   * Schedule names unique to this run ({@code <run>-<kind>-00042}); their Redis keys go at exit.
-   */
-  private List<String> names(String kind, int count) {
-    List<String> out = new ArrayList<>(count);
-    for (int i = 0; i < count; i++) {
-      out.add(bench.jobName(String.format("%s-%05d", kind, i)));
-    }
-    return out;
-  }
-
-  private static void sleepUntil(Instant t) {
-    Bench.sleep(Math.max(0, Duration.between(Instant.now(), t).toMillis()));
   }
 }
