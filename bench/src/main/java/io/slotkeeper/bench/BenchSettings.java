@@ -71,10 +71,7 @@ record BenchSettings(
     return new BenchSettings(
         quick,
         e.integer("BENCH_REPEATS", quick ? 1 : 3),
-        Arrays.stream(e.text("BENCH_CLIENTS", "1,8,32").split(","))
-            .map(String::trim)
-            .map(Integer::parseInt)
-            .toList(),
+        e.integers("BENCH_CLIENTS", "1,8,32"),
         e.integer("BENCH_WARMUP_SECONDS", quick ? 1 : 5),
         e.integer("BENCH_LOAD_SECONDS", quick ? 2 : 15),
         e.integer("BENCH_JIT_WARMUP_MAX_SECONDS", quick ? 10 : 240),
@@ -109,10 +106,7 @@ record BenchSettings(
             e.integer("BENCH_SCHEDULES_EDITED", 100),
             e.integer("BENCH_SCHEDULES_LEASE_TTL_SECONDS", 10)),
         new DeliverySettings(
-            Arrays.stream(e.text("BENCH_DELIVERY_BURSTS", "1,8,32").split(","))
-                .map(String::trim)
-                .map(Integer::parseInt)
-                .toList(),
+            e.integers("BENCH_DELIVERY_BURSTS", "1,8,32"),
             e.integer("BENCH_DELIVERY_BURST_SECONDS", quick ? 10 : 30),
             e.integer("BENCH_DELIVERY_WARMUP_SECONDS", quick ? 3 : 10),
             e.integer("BENCH_DELIVERY_SCHEDULES", quick ? 100 : 1_000),
@@ -176,6 +170,14 @@ record BenchSettings(
     String text(String name, String fallback) {
       String v = env.get(name);
       return v == null || v.isBlank() ? fallback : v.trim();
+    }
+
+    /** A comma-separated list of integers. */
+    List<Integer> integers(String name, String fallback) {
+      return Arrays.stream(text(name, fallback).split(","))
+          .map(String::trim)
+          .map(Integer::parseInt)
+          .toList();
     }
 
     int integer(String name, int fallback) {
