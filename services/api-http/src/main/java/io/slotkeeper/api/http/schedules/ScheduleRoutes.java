@@ -89,6 +89,13 @@ public final class ScheduleRoutes {
         .handler(auth.require(Role.OPERATOR))
         .handler(ctx -> pause(ctx, false));
     new JobRoutes(jobs).mountRuns(router, auth, "/v1/schedules/:name", "name", Role.CLIENT);
+    router
+        .get("/v1/schedules/:name/runs/:slot/events")
+        .handler(auth.require(Role.CLIENT))
+        .handler(
+            ctx ->
+                HttpAnswers.json(
+                    ctx, jobs.slotEvents(ctx.pathParam("name"), ctx.pathParam("slot"))));
   }
 
   /** The row waited for (this instance's writes, Slotkeeper-Min-Version), then described. */
