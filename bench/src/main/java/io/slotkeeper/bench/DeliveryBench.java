@@ -58,8 +58,10 @@ final class DeliveryBench {
     for (int c : s.bursts()) {
       String burst = c + " due at once, every second, " + s.burstSeconds() + " s";
       f.define("deliveries.rate." + c, "Deliveries per second (" + burst + ")", "/s");
-      f.define("deliveries.burst.p50." + c, "Nominal to the last delivery p50 (" + burst + ")", "ms");
-      f.define("deliveries.burst.p99." + c, "Nominal to the last delivery p99 (" + burst + ")", "ms");
+      f.define(
+          "deliveries.burst.p50." + c, "Nominal to the last delivery p50 (" + burst + ")", "ms");
+      f.define(
+          "deliveries.burst.p99." + c, "Nominal to the last delivery p99 (" + burst + ")", "ms");
     }
     String many =
         String.format(

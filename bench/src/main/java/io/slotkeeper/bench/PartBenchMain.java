@@ -15,7 +15,9 @@ import java.util.function.Function;
  */
 public final class PartBenchMain {
 
-  /** A part: how its figures are defined, how it runs, and its settings as the report lists them. */
+  /**
+   * A part: how its figures are defined, how it runs, and its settings as the report lists them.
+   */
   private record Part(
       String title,
       BiConsumer<Figures, BenchSettings> define,
@@ -53,7 +55,8 @@ public final class PartBenchMain {
     int failures;
     try (Bench bench = new Bench(s)) {
       Bench.log(
-          "bench-%s run %s%s, output %s", name, bench.runId, s.quick() ? " (QUICK)" : "", s.outDir());
+          "bench-%s run %s%s, output %s",
+          name, bench.runId, s.quick() ? " (QUICK)" : "", s.outDir());
       failures = BenchMain.phase(name, s, figures, part.body().apply(bench).apply(figures));
       BenchMain.write(
           s,
