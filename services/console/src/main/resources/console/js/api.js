@@ -146,6 +146,8 @@ export const schedules = {
     if (limit) q.set('limit', String(limit));
     return request('GET', `${SCHEDULES}/${enc(name)}/runs?${q}`);
   },
+  /** The events one slot caused and the commands they came from. */
+  slotEvents: (name, slot) => request('GET', `${SCHEDULES}/${enc(name)}/runs/${enc(slot)}/events`),
   pause: (name, reason, key) =>
     request('POST', `${SCHEDULES}/${enc(name)}/pause`, { key, body: reason ? { reason } : {} }),
   resume: (name, reason, key) =>

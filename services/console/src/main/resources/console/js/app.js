@@ -15,7 +15,7 @@ const ROUTES = [
   [/^#\/new-schedule$/, edit],
   [/^#\/schedules$/, schedules],
   [/^#\/slots\/([^/]+)\/([^/]+)$/, slot],
-  [/^#\/events(?:\/([A-Za-z]+))?$/, eventsPage],
+  [/^#\/events(?:\/([A-Za-z]+)(?:\/([^/]+)(?:\/(\d+))?)?)?$/, eventsPage],
   [/^#\/lookup$/, lookup],
 ];
 

@@ -64,12 +64,17 @@ export function facts(pairs) {
   );
 }
 
-/** An instant as UTC text, "2026-11-28 16:05:00Z", or a dash. */
+/**
+ * An instant as UTC text, "2026-11-28 16:05:00Z", or a dash. One with an offset (PostgreSQL's JSON
+ * of a timestamptz, "…+00:00") is turned to UTC first.
+ */
 export function when(iso) {
   if (!iso) {
     return '—';
   }
-  return iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  const parsed = /Z$/.test(iso) ? null : new Date(iso);
+  const utc = parsed && !Number.isNaN(parsed.getTime()) ? parsed.toISOString() : iso;
+  return utc.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
 }
 
 /** A status cell: colour and its word, so colour is never the only sign. */

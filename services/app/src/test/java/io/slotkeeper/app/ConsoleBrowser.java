@@ -1,5 +1,9 @@
 package io.slotkeeper.app;
 
+import java.awt.Graphics2D;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,6 +13,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.logging.Level;
 import java.util.stream.Collectors;
+import javax.imageio.IIOImage;
+import javax.imageio.ImageIO;
+import javax.imageio.ImageWriteParam;
+import javax.imageio.ImageWriter;
+import javax.imageio.stream.ImageOutputStream;
+import javax.imageio.stream.MemoryCacheImageOutputStream;
 import org.junit.jupiter.api.Assumptions;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
@@ -138,10 +148,32 @@ final class ConsoleBrowser implements AutoCloseable {
             "return document.documentElement.scrollWidth > document.documentElement.clientWidth");
   }
 
+  /**
+   * Writes the page as {@code name.png}, small enough to commit under docs/console/: the browser
+   * encodes its PNG for speed (with an alpha channel an opaque page does not need), so it is
+   * re-encoded as RGB at the best deflate level; nothing is scaled, the text stays as sharp.
+   */
   void screenshot(String name) throws IOException {
     Files.createDirectories(SCREENSHOTS);
-    byte[] png = driver.getScreenshotAs(OutputType.BYTES);
-    Files.write(SCREENSHOTS.resolve(name + ".png"), png);
+    BufferedImage shot =
+        ImageIO.read(new ByteArrayInputStream(driver.getScreenshotAs(OutputType.BYTES)));
+    BufferedImage rgb =
+        new BufferedImage(shot.getWidth(), shot.getHeight(), BufferedImage.TYPE_INT_RGB);
+    Graphics2D g = rgb.createGraphics();
+    g.drawImage(shot, 0, 0, null);
+    g.dispose();
+    ImageWriter writer = ImageIO.getImageWritersByFormatName("png").next();
+    ImageWriteParam best = writer.getDefaultWriteParam();
+    best.setCompressionMode(ImageWriteParam.MODE_EXPLICIT);
+    best.setCompressionQuality(0f); // 0 is the smallest, the slowest: deflate level 9
+    ByteArrayOutputStream png = new ByteArrayOutputStream();
+    try (ImageOutputStream out = new MemoryCacheImageOutputStream(png)) {
+      writer.setOutput(out);
+      writer.write(null, new IIOImage(rgb, null, null), best);
+    } finally {
+      writer.dispose();
+    }
+    Files.write(SCREENSHOTS.resolve(name + ".png"), png.toByteArray());
   }
 
   /** The browser console's entries since the last call, as text. */

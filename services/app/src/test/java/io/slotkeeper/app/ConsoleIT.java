@@ -2,15 +2,23 @@ package io.slotkeeper.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.net.httpserver.HttpServer;
+import io.slotkeeper.testing.TestInfra;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,18 +44,55 @@ class ConsoleIT {
   static final String REPORT_SLOT = "2026-11-28T16:05:00Z";
   static final String BACKFILL_FROM = "2026-11-20T00:00:00Z";
   static final String BACKFILL_TO = "2026-11-20T02:30:00Z";
+  // An inventory-sync slot (every minute) days old, fired by hand.
+  static final String SYNC_SLOT = "2026-11-20T03:00:00Z";
 
   // The schedule the console creates and edits, and the one it deletes.
   static final String MADE = "console-made";
   static final String GONE = "console-gone";
 
+  // The schedule with an HTTP target, and what its receiver answers: first a 500 whose body is
+  // markup (the slot page must show it as text), then a 200 longer than the 1 KiB kept of it.
+  static final String HOOK = "console-hook";
+  static final String FAILED_ANSWER = "<img src=x id=injected> upstream down";
+  static final String LONG_ANSWER =
+      "{\"ok\":true,\"note\":\"<b>not bold</b>\",\n\"pad\":\"" + "x".repeat(1500) + "\"}";
+
   static AppHarness h;
   static ConsoleBrowser browser;
+  static HttpServer receiver;
+  static final AtomicInteger hookCalls = new AtomicInteger();
+  // The slot of HOOK the timers delivered (set by the delivery test).
+  static Instant hookSlot;
 
   @BeforeAll
-  static void start() {
-    // Timers on, as under `make run`: the pages show live runs and events.
-    h = new AppHarness("console", Map.of("SLOTKEEPER_TIMERS_ENABLED", "true"));
+  static void start() throws Exception {
+    receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    receiver.createContext(
+        "/" + HOOK,
+        exchange -> {
+          exchange.getRequestBody().readAllBytes();
+          boolean first = hookCalls.getAndIncrement() == 0;
+          byte[] body = (first ? FAILED_ANSWER : LONG_ANSWER).getBytes(StandardCharsets.UTF_8);
+          if (first) {
+            exchange.getResponseHeaders().add("Retry-After", "1");
+          }
+          exchange.sendResponseHeaders(first ? 500 : 200, body.length);
+          try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+          }
+        });
+    receiver.start();
+    // Timers on, as under `make run`: the pages show live runs and events. The service may call
+    // the test's receiver (loopback is refused unless named exactly).
+    h =
+        new AppHarness(
+            "console",
+            Map.of(
+                "SLOTKEEPER_TIMERS_ENABLED",
+                "true",
+                "SLOTKEEPER_HTTP_TARGETS_ALLOW",
+                "127.0.0.1:" + receiver.getAddress().getPort()));
     browser = new ConsoleBrowser("http://127.0.0.1:" + h.app.httpPort());
   }
 
@@ -56,7 +101,10 @@ class ConsoleIT {
     if (browser != null) {
       browser.close();
     }
-    h.close();
+    if (h != null) {
+      h.close();
+    }
+    receiver.stop(0);
   }
 
   /**
@@ -163,6 +211,12 @@ class ConsoleIT {
     browser.viewport(1280, 800, false);
     browser.signIn(AppHarness.OPERATOR);
     assertThat(browser.await("#who").getText()).isEqualTo("operator");
+    // The one instance holds every timer partition soon after its start: each schedule names it.
+    h.awaitJson(
+        "/v1/schedules",
+        list ->
+            list.getJsonArray("schedules").stream()
+                .allMatch(j -> ((JsonObject) j).getString("leaseHolder") != null));
     browser.go("#/schedules");
     browser.await("#schedules tbody tr");
     JsonArray jobs =
@@ -182,6 +236,23 @@ class ConsoleIT {
                   : "every " + spec.getString("every"));
       assertThat(row.findElement(By.cssSelector(".state")).getText())
           .isEqualTo(job.getString("state").toLowerCase());
+      // Who fires it: the holder of its partition's lease, and that lease's fencing token.
+      assertThat(row.findElement(By.cssSelector(".owner .holder")).getText())
+          .isEqualTo(job.getString("leaseHolder"))
+          .isEqualTo("test-console");
+      assertThat(row.findElement(By.cssSelector(".owner .token")).getText())
+          .isEqualTo("token " + job.getLong("fencingToken"));
+    }
+    // The token is the one the holder's timers hold (as /health/ready reports it).
+    JsonObject leases =
+        new JsonObject(h.get("/health/ready", null).body())
+            .getJsonObject("checks")
+            .getJsonObject("leases");
+    for (int i = 0; i < jobs.size(); i++) {
+      JsonObject job = jobs.getJsonObject(i);
+      assertThat(job.getLong("fencingToken"))
+          .as(job.getString("name"))
+          .isEqualTo(leases.getJsonObject(job.getString("name")).getLong("fencingToken"));
     }
     WebElement report =
         browser.driver.findElement(By.cssSelector("#schedules tr[data-job='daily-report']"));
@@ -429,17 +500,23 @@ class ConsoleIT {
     browser.script("document.getElementById('trigger-slot').scrollIntoView()");
     browser.screenshot("schedule-trigger");
 
-    // The slot page shows the ledger's record of it.
+    // The slot page shows the ledger's record of it, its commands and its events, as the API.
     JsonObject run = runs.getJsonObject(0);
     browser.go("#/slots/daily-report/" + REPORT_SLOT);
     browser.awaitText("#slot-id", run.getString("slotId"));
     assertThat(browser.driver.findElement(By.id("slot-status")).getText()).isEqualTo("completed");
-    browser.click("#find-events");
     browser.awaitText("#slot-events", "events of this slot");
-    List<WebElement> events = browser.driver.findElements(By.cssSelector("#slot-events tbody tr"));
-    assertThat(events).isNotEmpty();
-    assertThat(events.get(0).getAttribute("data-type")).isEqualTo("SlotFired");
-    browser.screenshot("slot");
+    JsonObject caused = slotEvents("daily-report", REPORT_SLOT);
+    assertThat(attributes("#slot-events tbody tr", "data-position"))
+        .isNotEmpty()
+        .isEqualTo(values(caused.getJsonArray("events"), "position"));
+    assertThat(attributes("#slot-events tbody tr", "data-type"))
+        .startsWith("SlotFired")
+        .endsWith("SlotCompleted");
+    assertThat(attributes("#slot-commands tbody tr", "data-command"))
+        .isEqualTo(values(caused.getJsonArray("commands"), "commandId"));
+    // No HTTP target: no deliveries.
+    assertThat(browser.present("#deliveries")).isFalse();
   }
 
   @Test
@@ -472,6 +549,139 @@ class ConsoleIT {
 
   @Test
   @Order(11)
+  void theSlotPageListsAnHttpTargetsDeliveryAttempts() throws Exception {
+    // One slot a few seconds from now, the next an hour later; retried a second after a failure.
+    Instant slot = Instant.now().plusSeconds(5).truncatedTo(ChronoUnit.SECONDS);
+    hookSlot = slot;
+    JsonObject definition =
+        new JsonObject()
+            .put("name", HOOK)
+            .put("schedule", new JsonObject().put("every", "PT1H").put("anchor", slot.toString()))
+            .put("retry", new JsonObject().put("maxAttempts", 3).put("initialBackoff", "PT1S"))
+            .put(
+                "target",
+                new JsonObject()
+                    .put(
+                        "url", "http://127.0.0.1:" + receiver.getAddress().getPort() + "/" + HOOK));
+    HttpResponse<String> created =
+        SchedulesHttpIT.send(h, "POST", "/v1/schedules", "it-hook-1", null, definition.encode());
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    // The timers fire it on time: the receiver's 500 (Retry-After: 1), then, retried, its 200.
+    JsonObject run =
+        Awaitility.await()
+            .atMost(Duration.ofSeconds(40))
+            .pollInterval(Duration.ofMillis(250))
+            .until(
+                () -> runsBetween(HOOK, slot.toString(), slot.toString()),
+                runs ->
+                    runs != null
+                        && runs.size() == 1
+                        && "COMPLETED".equals(runs.getJsonObject(0).getString("status"))
+                        && runs.getJsonObject(0).getJsonArray("deliveries") != null
+                        && runs.getJsonObject(0).getJsonArray("deliveries").size() == 2)
+            .getJsonObject(0);
+    JsonArray deliveries = run.getJsonArray("deliveries");
+    assertThat(deliveries.getJsonObject(0).getString("outcome")).isEqualTo("RETRY_STATUS");
+    assertThat(deliveries.getJsonObject(0).getInteger("status")).isEqualTo(500);
+    assertThat(deliveries.getJsonObject(0).getString("response")).isEqualTo(FAILED_ANSWER);
+    assertThat(deliveries.getJsonObject(1).getString("outcome")).isEqualTo("DELIVERED");
+    assertThat(deliveries.getJsonObject(1).getInteger("status")).isEqualTo(200);
+
+    browser.go("#/slots/" + HOOK + "/" + slot);
+    browser.awaitText("#slot-id", run.getString("slotId"));
+    browser.wait.until(d -> d.findElements(By.cssSelector("#deliveries tbody tr")).size() == 2);
+    List<WebElement> rows = browser.driver.findElements(By.cssSelector("#deliveries tbody tr"));
+    for (int i = 0; i < deliveries.size(); i++) {
+      JsonObject d = deliveries.getJsonObject(i);
+      WebElement row = rows.get(i);
+      assertThat(row.getAttribute("data-outcome")).isEqualTo(d.getString("outcome"));
+      assertThat(row.findElement(By.cssSelector(".http-status")).getText())
+          .isEqualTo(String.valueOf(d.getInteger("status")));
+      assertThat(row.getText())
+          .contains(d.getString("instanceId"))
+          .contains(String.valueOf(d.getLong("fencingToken")));
+    }
+    assertThat(rows.get(0).findElement(By.cssSelector(".outcome")).getText())
+        .isEqualTo("retry status");
+    // Retry-After: 1 s.
+    assertThat(rows.get(0).getText()).contains("1.0 s");
+    // The receiver's markup is text on the page, never an element.
+    assertThat(rows.get(0).findElement(By.cssSelector(".answer-body")).getText())
+        .isEqualTo(FAILED_ANSWER);
+    assertThat(browser.present("#injected")).isFalse();
+    // The long answer (1 KiB of it kept) is collapsed behind its first characters.
+    WebElement collapsed = rows.get(1).findElement(By.cssSelector("details.answer-body"));
+    assertThat(collapsed.getAttribute("open")).isNull();
+    assertThat(collapsed.getText()).startsWith("{\"ok\":true").endsWith("(1024 characters)");
+    browser.script("document.getElementById('deliveries').scrollIntoView()");
+    browser.screenshot("slot");
+  }
+
+  @Test
+  @Order(12)
+  void theSlotPageNamesTheCommandsItSentAndLinksToTheirAggregatesEvents() throws Exception {
+    // A row of the stock feed: the next inventory-sync slot (a timer's, or this old one fired by
+    // hand) counts it; the stock log names the slot and the command.
+    String sku = "CONSOLE-SKU-1";
+    TestInfra.execute(
+        h.db, "INSERT INTO inventory_feed (sku, on_hand, as_of) VALUES ('" + sku + "', 12, now())");
+    HttpResponse<String> ran =
+        h.post(
+            "/v1/schedules/inventory-sync/runs",
+            AppHarness.OPERATOR,
+            "console-sync-1",
+            "{\"slot\":\"" + SYNC_SLOT + "\"}");
+    assertThat(ran.statusCode()).as(ran.body()).isEqualTo(200);
+    JsonObject counted =
+        Awaitility.await()
+            .atMost(Duration.ofSeconds(20))
+            .until(
+                () -> {
+                  HttpResponse<String> log =
+                      h.get("/v1/inventory/" + sku + "/log", AppHarness.CLIENT);
+                  JsonArray entries =
+                      log.statusCode() == 200
+                          ? new JsonObject(log.body()).getJsonArray("entries")
+                          : new JsonArray();
+                  return entries.isEmpty() ? null : entries.getJsonObject(0);
+                },
+                entry -> entry != null && entry.getString("slot") != null);
+    String commandId = counted.getString("commandId");
+    JsonObject run =
+        new JsonObject(
+                h.get("/v1/schedules/inventory-sync/runs?limit=1000", AppHarness.CLIENT).body())
+            .getJsonArray("runs").stream()
+                .map(JsonObject.class::cast)
+                .filter(r -> r.getString("slotId").equals(counted.getString("slot")))
+                .findFirst()
+                .orElseThrow();
+    String slot = run.getString("slot");
+
+    browser.go("#/slots/inventory-sync/" + slot);
+    WebElement command = browser.await("#slot-commands tr[data-command='" + commandId + "']");
+    assertThat(command.getText()).contains("Inventory").contains(sku).contains("StockCounted");
+    JsonObject caused = slotEvents("inventory-sync", slot);
+    assertThat(attributes("#slot-commands tbody tr", "data-command"))
+        .isEqualTo(values(caused.getJsonArray("commands"), "commandId"));
+    assertThat(attributes("#slot-events tbody tr", "data-position"))
+        .isEqualTo(values(caused.getJsonArray("events"), "position"));
+    browser.script("document.getElementById('slot-commands').scrollIntoView()");
+    browser.screenshot("slot-commands");
+
+    // The aggregate's link: the event stream of that SKU, from just before the count.
+    command.findElement(By.cssSelector("a.aggregate")).click();
+    browser.awaitText("#view h1", "Events");
+    assertThat(browser.await("#aggregate-id").getAttribute("value")).isEqualTo(sku);
+    new org.openqa.selenium.support.ui.WebDriverWait(browser.driver, Duration.ofSeconds(45))
+        .until(d -> !d.findElements(By.cssSelector("tr[data-type='StockCounted']")).isEmpty());
+    assertThat(browser.driver.findElements(By.cssSelector("table.events tbody tr")))
+        .allSatisfy(row -> assertThat(row.getText()).contains(sku));
+    browser.click("#follow");
+    browser.awaitText("#stream-status", "Stopped at position");
+  }
+
+  @Test
+  @Order(13)
   void theEventsPageFollowsTheStreamAndTheLookupFindsAnOrder() throws Exception {
     HttpResponse<String> placed =
         h.post(
@@ -512,7 +722,7 @@ class ConsoleIT {
   }
 
   @Test
-  @Order(12)
+  @Order(14)
   void mainPagesFitAPhoneWithoutSidewaysScroll() throws Exception {
     browser.viewport(390, 844, true);
     try {
@@ -524,6 +734,7 @@ class ConsoleIT {
               "#/schedules/" + MADE,
               "#/schedules/" + MADE + "/edit",
               "#/slots/daily-report/" + REPORT_SLOT,
+              "#/slots/" + HOOK + "/" + hookSlot,
               "#/events",
               "#/lookup")) {
         browser.open(page);
@@ -541,7 +752,7 @@ class ConsoleIT {
   }
 
   @Test
-  @Order(13)
+  @Order(15)
   void aClientTokenSeesNoActions() throws Exception {
     browser.signIn(AppHarness.CLIENT);
     assertThat(browser.await("#who").getText()).isEqualTo("client · read-only");
@@ -613,6 +824,25 @@ class ConsoleIT {
     return browser.driver.findElements(By.cssSelector(css)).stream()
         .map(e -> e.getAttribute("data-slot"))
         .toList();
+  }
+
+  private static JsonObject slotEvents(String job, String slot) {
+    HttpResponse<String> r =
+        h.get("/v1/schedules/" + job + "/runs/" + slot + "/events", AppHarness.CLIENT);
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    return new JsonObject(r.body());
+  }
+
+  /** An attribute of every element the selector finds, in document order. */
+  private static List<String> attributes(String css, String attribute) {
+    return browser.driver.findElements(By.cssSelector(css)).stream()
+        .map(e -> e.getAttribute(attribute))
+        .toList();
+  }
+
+  /** A field of every object of the array, as text. */
+  private static List<String> values(JsonArray objects, String field) {
+    return objects.stream().map(o -> String.valueOf(((JsonObject) o).getValue(field))).toList();
   }
 
   private static JsonArray runsBetween(String job, String from, String to) {

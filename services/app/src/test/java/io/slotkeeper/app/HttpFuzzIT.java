@@ -203,6 +203,7 @@ class HttpFuzzIT {
             "/v1/events?after=0&limit=5",
             "/v1/jobs/daily-report",
             "/v1/jobs/daily-report/runs?limit=5",
+            "/v1/schedules/daily-report/runs/2026-11-28T16:05:00Z/events",
             "/v1/admin/projections");
   }
 

@@ -1,5 +1,5 @@
-// The schedules, a page at a time with the state filter: spec in words, state, lease holder, next
-// slots and the last runs.
+// The schedules, a page at a time with the state filter: spec in words, state, owner instance and
+// fencing token, next slots and the last runs.
 import { schedules, session } from '../api.js';
 import { el, fill, problemView, when } from '../dom.js';
 import { scheduleWords } from '../words.js';
@@ -15,6 +15,20 @@ const STATES = [
   ['DELETED', 'deleted'],
 ];
 
+/** The instance that fires the schedule and the fencing token its fires carry; none for a deleted one. */
+function owner(s) {
+  if (s.state === 'DELETED') {
+    return '—';
+  }
+  if (!('leaseHolder' in s)) {
+    return el('span', { class: 'muted' }, 'unknown (the leases could not be read)');
+  }
+  if (!s.leaseHolder) {
+    return el('span', { class: 'muted' }, 'none: no instance holds its partition');
+  }
+  return [el('span', { class: 'holder' }, s.leaseHolder), el('br'), el('span', { class: 'muted token' }, `token ${s.fencingToken}`)];
+}
+
 /** `query` is the page's list query (state, after); `pages` the `after` of each earlier page. */
 export async function render(view, _args, query = { state: '', after: null }, pages = []) {
   fill(view, el('h1', {}, 'Schedules'), el('p', { class: 'muted' }, 'Loading…'));
@@ -24,8 +38,9 @@ export async function render(view, _args, query = { state: '', after: null }, pa
     return;
   }
   const list = answer.body.schedules;
-  // The list rows hold the definitions; the lease holder and the next slots come with each one
-  // (a deleted schedule has neither, and the API answers 404 for it).
+  // The list rows hold the definitions and who fires each (the holder of its partition's lease, and
+  // that lease's fencing token); the next slots come with each one (a deleted schedule has none,
+  // and the API answers 404 for it).
   const live = (s, read) => (s.state === 'DELETED' ? null : read(s.name));
   const [details, strips] = await Promise.all([
     Promise.all(list.map((s) => live(s, schedules.get))),
@@ -44,11 +59,11 @@ export async function render(view, _args, query = { state: '', after: null }, pa
       el('td', { 'data-label': 'Name' }, el('a', { href: `#/schedules/${encodeURIComponent(s.name)}` }, s.name)),
       el('td', { 'data-label': 'Schedule' }, el('span', { class: 'words' }, words), el('br'), el('code', { class: 'muted' }, spec)),
       el('td', { 'data-label': 'State' }, el('span', { class: `state ${state}` }, state), el('br'), el('span', { class: 'muted' }, s.managedBy === 'FILE' ? 'file' : 'API')),
-      el('td', { 'data-label': 'Lease holder' }, detail.leaseHolder || 'none'),
+      el('td', { 'data-label': 'Owner · token', class: 'owner' }, owner(s)),
       el('td', { 'data-label': 'Next slots' }, (detail.nextSlots || []).slice(0, 2).map((n) => el('div', {}, when(n)))),
       el('td', { 'data-label': 'Last runs' }, runStrip(s.name, [...runs].reverse())),
     );
-    row.dataset.text = [s.name, words, spec, state, detail.leaseHolder || ''].join(' ').toLowerCase();
+    row.dataset.text = [s.name, words, spec, state, s.leaseHolder || ''].join(' ').toLowerCase();
     return row;
   });
   const count = el('p', { class: 'muted', 'aria-live': 'polite' });
@@ -94,7 +109,7 @@ export async function render(view, _args, query = { state: '', after: null }, pa
     el(
       'table',
       { class: 'grid', id: 'schedules' },
-      el('thead', {}, el('tr', {}, ['Name', 'Schedule', 'State', 'Lease holder', 'Next slots', 'Last runs (oldest → newest)'].map((h) => el('th', { scope: 'col' }, h)))),
+      el('thead', {}, el('tr', {}, ['Name', 'Schedule', 'State', 'Owner · token', 'Next slots', 'Last runs (oldest → newest)'].map((h) => el('th', { scope: 'col' }, h)))),
       el('tbody', {}, rows),
     ),
     list.length ? null : el('p', { class: 'muted' }, 'No schedule in this state.'),

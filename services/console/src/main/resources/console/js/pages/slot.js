@@ -1,14 +1,72 @@
-// One slot: what the ledger recorded for it, and its own events.
+// One slot: what the ledger recorded for it, an HTTP target's delivery attempts, the commands it
+// sent and the events it caused.
 import { schedules } from '../api.js';
 import { el, facts, fill, millis, problemView, statusBadge, when } from '../dom.js';
-import { scanEvents } from '../scan.js';
 import { statusWord } from '../words.js';
-import { eventTable } from './events.js';
+import { deliveryTable } from './deliveries.js';
+import { aggregateHref, aggregateLink, eventTable } from './events.js';
+
+/** The commands the slot sent (those that left events), each with its aggregate and events. */
+function commandTable(commands) {
+  return el(
+    'table',
+    { class: 'grid', id: 'slot-commands' },
+    el('thead', {}, el('tr', {}, ['Command ID', 'Aggregate', 'Events'].map((h) => el('th', { scope: 'col' }, h)))),
+    el(
+      'tbody',
+      {},
+      commands.map((c) =>
+        el(
+          'tr',
+          { 'data-command': c.commandId },
+          el('td', { 'data-label': 'Command ID' }, el('code', {}, c.commandId)),
+          el('td', { 'data-label': 'Aggregate' }, aggregateLink(c.aggregateType, c.aggregateId, c.position)),
+          el('td', { 'data-label': 'Events' }, c.eventTypes.join(', ')),
+        ),
+      ),
+    ),
+  );
+}
+
+/** The slot's commands and events from the API's answer (or its problem). */
+function caused(answer, slotId) {
+  if (!answer.ok) {
+    return [el('h2', {}, 'Commands and events'), problemView(answer)];
+  }
+  const { commands, events, complete } = answer.body;
+  const first = events.length ? events[0].position : 0;
+  return [
+    el('h2', {}, 'Commands'),
+    el(
+      'p',
+      { class: 'muted' },
+      "The commands this slot sent that left events: the slot ledger's own (fire, fail, complete) " +
+        "and its handler's, whose IDs derive from the slot. Each aggregate links to its events.",
+    ),
+    commands.length ? commandTable(commands) : el('p', { class: 'muted' }, 'None.'),
+    el('h2', {}, 'Events'),
+    el(
+      'div',
+      { id: 'slot-events' },
+      el(
+        'p',
+        {},
+        `${events.length} events of this slot and caused by it` +
+          (complete ? '.' : ': not all of them (the slot still runs, or the answer stopped at its bound).'),
+      ),
+      events.length ? eventTable(events) : null,
+      el('p', {}, el('a', { href: aggregateHref('Slot', slotId, first), id: 'follow-slot' }, "Follow this slot's events live")),
+    ),
+  ];
+}
 
 export async function render(view, [job, slot]) {
   const back = el('p', {}, el('a', { href: `#/schedules/${encodeURIComponent(job)}` }, `← ${job}`));
   fill(view, back, el('h1', {}, `Slot ${when(slot)}`), el('p', { class: 'muted' }, 'Loading…'));
-  const answer = await schedules.runs(job, { from: slot, to: slot, limit: 1 });
+  const [answer, slotEvents] = await Promise.all([
+    schedules.runs(job, { from: slot, to: slot, limit: 1 }),
+    schedules.slotEvents(job, slot),
+  ]);
   if (!answer.ok) {
     fill(view, back, el('h1', {}, `Slot ${when(slot)}`), problemView(answer));
     return;
@@ -23,7 +81,6 @@ export async function render(view, [job, slot]) {
     );
     return;
   }
-  const found = el('div', { id: 'slot-events', 'aria-live': 'polite' });
   fill(
     view,
     back,
@@ -44,37 +101,14 @@ export async function render(view, [job, slot]) {
       ['Error', run.error],
       ['Duplicate fires rejected', run.duplicatesRejected],
     ]),
-    el('h2', {}, 'Events'),
-    el(
-      'p',
-      { class: 'muted' },
-      "The slot's own events (fired, completed, failed…) are found by reading the Slot events: the " +
-        'event API filters by type, not by slot. The events of other aggregates a slot caused ' +
-        '(an order processed, say) cannot be listed yet: the runs do not name the command IDs ' +
-        'a slot sent.',
-    ),
-    el(
-      'button',
-      {
-        type: 'button',
-        id: 'find-events',
-        onclick: async () => {
-          fill(found, el('p', { class: 'muted' }, 'Reading the Slot events…'));
-          const result = await scanEvents('Slot', (e) => e.aggregateId === run.slotId);
-          if (!Array.isArray(result.events)) {
-            fill(found, problemView(result));
-            return;
-          }
-          fill(
-            found,
-            el('p', {}, `${result.events.length} events of this slot` + (result.complete ? '.' : ` in the Slot events up to position ${result.scannedTo} (the scan stops there).`)),
-            eventTable(result.events),
-            el('p', {}, el('a', { href: '#/events/Slot' }, 'Follow the Slot events live')),
-          );
-        },
-      },
-      "Find this slot's events",
-    ),
-    found,
+    // Only a schedule with an HTTP target has deliveries (null for other handlers).
+    run.deliveries
+      ? [
+          el('h2', {}, 'HTTP deliveries'),
+          el('p', { class: 'muted' }, `Every attempt to call the target, oldest first: ${run.deliveries.length}.`),
+          deliveryTable(run.deliveries),
+        ]
+      : null,
+    caused(slotEvents, run.slotId),
   );
 }

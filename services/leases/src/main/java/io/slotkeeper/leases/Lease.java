@@ -11,4 +11,10 @@ public record Lease(String name, String owner, long fencingToken) {
   String value() {
     return owner + "|" + fencingToken;
   }
+
+  /** The lease {@code name} from its stored {@link #value()}. */
+  static Lease of(String name, String value) {
+    int cut = value.lastIndexOf('|');
+    return new Lease(name, value.substring(0, cut), Long.parseLong(value.substring(cut + 1)));
+  }
 }

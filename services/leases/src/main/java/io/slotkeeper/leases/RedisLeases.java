@@ -112,15 +112,12 @@ public final class RedisLeases {
 
   /** The current holder of the lease, if any. */
   public Future<Optional<String>> holder(String name) {
-    return redis
-        .get(leaseKey(name))
-        .map(
-            r -> {
-              if (r == null) {
-                return Optional.empty();
-              }
-              return Optional.of(owner(r.toString()));
-            });
+    return grant(name).map(g -> g.map(Lease::owner));
+  }
+
+  /** The lease's current grant (its holder and fencing token), if anyone holds it. */
+  public Future<Optional<Lease>> grant(String name) {
+    return grants(List.of(name)).map(g -> g.get(0));
   }
 
   /**
@@ -128,6 +125,14 @@ public final class RedisLeases {
    * holder, or empty when the lease is free.
    */
   public Future<List<Optional<String>>> holders(List<String> names) {
+    return grants(names).map(grants -> grants.stream().map(g -> g.map(Lease::owner)).toList());
+  }
+
+  /**
+   * The current grants of many leases in one round trip (one {@code MGET}): for each name, its
+   * holder and fencing token (read together from the one stored value), or empty when free.
+   */
+  public Future<List<Optional<Lease>>> grants(List<String> names) {
     if (names.isEmpty()) {
       return Future.succeededFuture(List.of());
     }
@@ -135,17 +140,16 @@ public final class RedisLeases {
         .mget(names.stream().map(this::leaseKey).toList())
         .map(
             r -> {
-              List<Optional<String>> out = new ArrayList<>(names.size());
+              List<Optional<Lease>> out = new ArrayList<>(names.size());
               for (int i = 0; i < names.size(); i++) {
                 Response v = r.get(i);
-                out.add(v == null ? Optional.empty() : Optional.of(owner(v.toString())));
+                out.add(
+                    v == null
+                        ? Optional.empty()
+                        : Optional.of(Lease.of(names.get(i), v.toString())));
               }
               return out;
             });
-  }
-
-  private static String owner(String value) {
-    return value.substring(0, value.indexOf('|'));
   }
 
   private static boolean isOne(Response r) {

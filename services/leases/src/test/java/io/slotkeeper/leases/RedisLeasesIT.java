@@ -53,6 +53,10 @@ class RedisLeasesIT {
     Lease held = await(leases.acquire("partition:01", "instance-1", TTL, 0)).orElseThrow();
     assertThat(await(leases.holders(List.of("partition:00", "partition:01", "partition:02"))))
         .containsExactly(Optional.empty(), Optional.of("instance-1"), Optional.empty());
+    // The grants: holder and fencing token together, as the holder was granted them.
+    assertThat(await(leases.grants(List.of("partition:00", "partition:01"))))
+        .containsExactly(Optional.empty(), Optional.of(held));
+    assertThat(await(leases.grant("partition:01"))).hasValue(held);
     await(leases.release(held));
     assertThat(await(leases.holders(List.of("partition:01")))).containsExactly(Optional.empty());
   }

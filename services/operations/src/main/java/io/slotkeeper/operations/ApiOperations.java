@@ -14,6 +14,7 @@ import io.slotkeeper.operations.refunds.RefundQueries;
 import io.slotkeeper.operations.schedules.ScheduleOperations;
 import io.slotkeeper.operations.schedules.ScheduleQueries;
 import io.slotkeeper.operations.support.CommandBridge;
+import io.slotkeeper.stream.SlotEvents;
 import io.vertx.core.Vertx;
 
 /**
@@ -59,6 +60,7 @@ public record ApiOperations(
             deps.ledger(),
             deps.leases(),
             runs,
+            new SlotEvents(deps.pool()),
             claimed),
         schedules);
   }

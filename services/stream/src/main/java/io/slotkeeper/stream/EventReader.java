@@ -41,10 +41,14 @@ public final class EventReader {
    */
   public static final int MAX_SCAN = 10 * MAX_LIMIT;
 
-  private static final String PAGE =
+  /** The columns of a stored event that {@link #event(Row)} reads. */
+  static final String COLUMNS =
       "SELECT global_index, event_identifier, type, aggregate_identifier, sequence_number,"
-          + " payload_type, time_stamp, payload, meta_data,"
-          + " (extract(epoch from clock_timestamp()) * 1000)::bigint AS db_now"
+          + " payload_type, time_stamp, payload, meta_data";
+
+  private static final String PAGE =
+      COLUMNS
+          + ", (extract(epoch from clock_timestamp()) * 1000)::bigint AS db_now"
           + " FROM domain_event_entry WHERE global_index > $1 ORDER BY global_index LIMIT $2";
 
   private static final String HEAD =
@@ -282,8 +286,22 @@ public final class EventReader {
     return Instant.parse(r.getString("time_stamp"));
   }
 
+  /** The event of a row of {@link #COLUMNS}. */
+  static StreamEvent event(Row r) {
+    return event(
+        r,
+        r.getLong("global_index"),
+        r.getString("type"),
+        StreamEvent.simpleType(r.getString("payload_type")));
+  }
+
+  /** The event's metadata (its command's ID, correlation, trace, the slot that sent it…). */
+  static JsonObject metaData(Row r) {
+    return json(r.getBuffer("meta_data"));
+  }
+
   private static StreamEvent event(Row r, long position, String aggregateType, String type) {
-    JsonObject meta = json(r.getBuffer("meta_data"));
+    JsonObject meta = metaData(r);
     return new StreamEvent(
         r.getString("event_identifier"),
         position,

@@ -18,7 +18,9 @@ import io.slotkeeper.scheduler.schedule.Slots;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
 import io.slotkeeper.scheduler.schedule.job.ScheduleCatalog;
 import io.slotkeeper.slots.LedgerQueries;
+import io.slotkeeper.slots.SlotCommands;
 import io.slotkeeper.slots.StaleFencingTokenException;
+import io.slotkeeper.stream.SlotEvents;
 import io.slotkeeper.timers.RunResult;
 import io.slotkeeper.timers.SlotRunner.Trigger;
 import io.slotkeeper.timers.Timers;
@@ -53,6 +55,7 @@ public final class JobOperations {
   private final LedgerQueries ledger;
   private final RedisLeases leases;
   private final JobRunQueries runs;
+  private final SlotEvents slotEvents;
   private final ClaimedOperations claimed;
 
   public JobOperations(
@@ -62,6 +65,7 @@ public final class JobOperations {
       LedgerQueries ledger,
       RedisLeases leases,
       JobRunQueries runs,
+      SlotEvents slotEvents,
       ClaimedOperations claimed) {
     this.timers = timers;
     this.schedules = schedules;
@@ -69,6 +73,7 @@ public final class JobOperations {
     this.ledger = ledger;
     this.leases = leases;
     this.runs = runs;
+    this.slotEvents = slotEvents;
     this.claimed = claimed;
   }
 
@@ -148,6 +153,34 @@ public final class JobOperations {
     Ranges.inRange("limit", limit, 1, MAX_RUNS_LIMIT);
     return runs.runs(job.name(), fromInstant, toInstant, limit)
         .map(list -> new JsonObject().put("job", job.name()).put("runs", list));
+  }
+
+  /**
+   * The events one slot of the job caused and the commands they came from ({@link SlotEvents}); a
+   * slot with no record has none. The slot need not be on the current definition: an edit keeps the
+   * slots that ran under the one before.
+   */
+  public Future<JsonObject> slotEvents(String name, String slot) {
+    return job(name)
+        .compose(
+            job -> {
+              Instant nominal = parseInstant("slot", slot);
+              String slotId = SlotCommands.slotId(job.name(), nominal);
+              return slotEvents
+                  .of(slotId)
+                  .map(
+                      found -> {
+                        JsonArray events = new JsonArray();
+                        found.events().forEach(e -> events.add(e.json()));
+                        return new JsonObject()
+                            .put("job", job.name())
+                            .put("slot", nominal.toString())
+                            .put("slotId", slotId)
+                            .put("commands", found.commands())
+                            .put("events", events)
+                            .put("complete", found.complete());
+                      });
+            });
   }
 
   /**

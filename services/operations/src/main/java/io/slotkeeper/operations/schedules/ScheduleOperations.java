@@ -14,6 +14,7 @@ import io.slotkeeper.events.schedules.ScheduleCommand.ResumeSchedule;
 import io.slotkeeper.events.schedules.ScheduleDefinition;
 import io.slotkeeper.idempotency.IdempotencyKey;
 import io.slotkeeper.idempotency.StoredResponse;
+import io.slotkeeper.leases.Lease;
 import io.slotkeeper.leases.RedisLeases;
 import io.slotkeeper.operations.idempotency.KeyedAnswers;
 import io.slotkeeper.operations.idempotency.OneCommandOperations;
@@ -38,11 +39,15 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Schedules, protocol-free (shared by HTTP and gRPC): create, change, pause, resume and delete as
@@ -51,6 +56,8 @@ import java.util.regex.Pattern;
  * {@code schedules} read table; dry runs that compute and write nothing.
  */
 public final class ScheduleOperations {
+
+  private static final Logger log = LoggerFactory.getLogger(ScheduleOperations.class);
 
   public static final String CREATE = "schedules.create";
   public static final String CHANGE = "schedules.change";
@@ -261,6 +268,7 @@ public final class ScheduleOperations {
     }
     return queries
         .page(state, after, limit)
+        .compose(this::withLeases)
         .map(
             page -> {
               JsonObject out = new JsonObject().put("schedules", page);
@@ -269,6 +277,42 @@ public final class ScheduleOperations {
               }
               return out;
             });
+  }
+
+  /**
+   * Each live row with the holder and fencing token of its partition's lease, read for the whole
+   * page in one round trip (a deleted schedule has none: no timer fires it). When Redis does not
+   * answer, the page is still answered, without them: the list is what an operator reads first when
+   * something is down.
+   */
+  private Future<JsonArray> withLeases(JsonArray page) {
+    List<JsonObject> live = new ArrayList<>();
+    page.forEach(
+        r -> {
+          if (!isDeleted((JsonObject) r)) {
+            live.add((JsonObject) r);
+          }
+        });
+    return leases
+        .grants(live.stream().map(r -> timers.leaseName(r.getString("name"))).toList())
+        .map(
+            grants -> {
+              for (int i = 0; i < live.size(); i++) {
+                putLease(live.get(i), grants.get(i));
+              }
+              return page;
+            })
+        .recover(
+            e -> {
+              log.warn("schedules listed without their lease holders: {}", e.toString());
+              return Future.succeededFuture(page);
+            });
+  }
+
+  /** The lease's holder (the instance that fires the schedule) and the token its fires carry. */
+  private static JsonObject putLease(JsonObject row, Optional<Lease> lease) {
+    return row.put("leaseHolder", lease.map(Lease::owner).orElse(null))
+        .put("fencingToken", lease.map(Lease::fencingToken).orElse(null));
   }
 
   /**
@@ -306,11 +350,11 @@ public final class ScheduleOperations {
     JsonArray next = new JsonArray();
     Slots.between(job.schedule(), now, Instant.MAX, 3).forEach(s -> next.add(s.toString()));
     return Future.all(
-            leases.holder(timers.leaseName(name)),
+            leases.grant(timers.leaseName(name)),
             runs.runs(name, Instant.EPOCH, now.plus(Duration.ofDays(1)), 10))
         .map(
             all ->
-                row.put("leaseHolder", all.<Optional<String>>resultAt(0).orElse(null))
+                putLease(row, all.<Optional<Lease>>resultAt(0))
                     .put("nextSlots", next)
                     .put("lastRuns", all.<JsonArray>resultAt(1)));
   }

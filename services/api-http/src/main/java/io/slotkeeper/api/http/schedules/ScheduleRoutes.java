@@ -90,6 +90,13 @@ public final class ScheduleRoutes {
         .handler(ctx -> pause(ctx, false));
     new JobRoutes(jobs)
         .mountRuns(router, auth, "/v1/schedules/:name", "name", Role.CLIENT, this::written);
+    router
+        .get("/v1/schedules/:name/runs/:slot/events")
+        .handler(auth.require(Role.CLIENT))
+        .handler(
+            ctx ->
+                HttpAnswers.json(
+                    ctx, jobs.slotEvents(ctx.pathParam("name"), ctx.pathParam("slot"))));
   }
 
   /**
