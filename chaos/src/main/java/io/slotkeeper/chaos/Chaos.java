@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -38,12 +39,13 @@ import java.util.concurrent.TimeUnit;
  * (both started and stopped here, on private ports, data under /tmp), a 1-second job, a 1-second
  * schedule whose HTTP target is a {@link Receiver} in this process (its own database on the same
  * server, reached directly), HTTP clients retrying with their keys and two SSE subscribers, while
- * instances are killed and restarted, Redis restarts, PostgreSQL crashes (stop -m immediate) and is
- * down for 10 s and an instance is paused past its lease; all along, the instances reach PostgreSQL
- * and Redis through {@link FaultProxy}s that play a seeded {@link FaultPlan} (connection and
- * statement resets, latency, stalls, blackholes). Then the checks; exit code 0 only if every one
- * passes. Settings: {@code CHAOS_SECONDS} (default 180), {@code CHAOS_CLIENTS} (4), {@code
- * CHAOS_JAR} (services/app/target/slotkeeper.jar), {@code CHAOS_RESULTS} (chaos/results), {@code
+ * instances are killed and restarted, Redis restarts, the receiver's database refuses connections
+ * for 8 s, PostgreSQL crashes (stop -m immediate) and is down for 10 s and an instance is paused
+ * past its lease; all along, the instances reach PostgreSQL and Redis through {@link FaultProxy}s
+ * that play a seeded {@link FaultPlan} (connection and statement resets, latency, stalls,
+ * blackholes). Then the checks; exit code 0 only if every one passes. Settings: {@code
+ * CHAOS_SECONDS} (default 180), {@code CHAOS_CLIENTS} (4), {@code CHAOS_JAR}
+ * (services/app/target/slotkeeper.jar), {@code CHAOS_RESULTS} (chaos/results), {@code
  * CHAOS_KILL_EVERY} (20), {@code CHAOS_FAULT_SEED} (the fault plan's seed; default from the clock,
  * printed and in the report).
  */
@@ -247,9 +249,15 @@ public final class Chaos {
       }
     }
     load.stop();
+    List<String> notReady = new ArrayList<>();
     for (Instance i : instances) {
       if (!i.awaitReady(120_000)) {
         say(i.id + " not ready after the run");
+        notReady.add(
+            i
+                + (i.alive()
+                    ? " alive but /health/ready not 200 within 120 s"
+                    : " exited with " + i.exitCode()));
       }
     }
     Instant quiet = Instant.now();
@@ -270,6 +278,12 @@ public final class Chaos {
             "recovered".equals(postgresCrash)
                 ? List.of()
                 : List.of("PostgreSQL: " + postgresCrash)));
+    // An instance up but never ready (a start-up that died half-way) must not pass unnoticed.
+    results.add(
+        Checks.Check.of(
+            "every instance ready again after the faults",
+            Map.of("instances", instances.size(), "notReady", notReady.size()),
+            notReady));
     results.add(checks.slots(JOB, start.plusSeconds(5), end.minusSeconds(5)));
     results.add(checks.effectsOnce(JOB, end.minusSeconds(5)));
     results.add(checks.noStall(STALL_BOUNDS, quiet, Instant.now().minusSeconds(2)));
@@ -401,6 +415,7 @@ public final class Chaos {
       s.schedule(() -> guarded(() -> killAndRestart(s, target)), at, TimeUnit.SECONDS);
     }
     s.schedule(() -> guarded(this::restartRedis), seconds * 3 / 10 + 3, TimeUnit.SECONDS);
+    s.schedule(() -> guarded(this::receiverDatabaseOutage), seconds * 4 / 10 + 3, TimeUnit.SECONDS);
     s.schedule(() -> guarded(this::crashPostgres), seconds / 2 + 3, TimeUnit.SECONDS);
     s.schedule(() -> guarded(() -> pauseLeaseHolder(s)), seconds * 7 / 10 + 3, TimeUnit.SECONDS);
     s.scheduleWithFixedDelay(() -> guarded(this::revive), 2, 2, TimeUnit.SECONDS);
@@ -450,6 +465,24 @@ public final class Chaos {
     sleep(1000);
     redis = EmbeddedRedisServer.start(dataDir, redisPort);
     fault("Redis started again on port " + redisPort);
+  }
+
+  /** The receiver's own database refuses connections for 8 s while slotkeeper's stays up. */
+  private void receiverDatabaseOutage() {
+    try {
+      receiver.refuseConnections(true);
+      fault("receiver's database refusing connections (its sessions ended) for 8 s");
+      sleep(8_000);
+    } catch (SQLException e) {
+      fault("receiver's database outage not started: " + e.getMessage());
+    } finally {
+      try {
+        receiver.refuseConnections(false);
+        fault("receiver's database accepting connections again");
+      } catch (SQLException e) {
+        fault("receiver's database still refusing connections: " + e.getMessage());
+      }
+    }
   }
 
   private void crashPostgres() {

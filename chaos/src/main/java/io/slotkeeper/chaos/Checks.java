@@ -225,7 +225,8 @@ final class Checks {
    * the effect for a key that had one). An effect whose slot is not COMPLETED is allowed only while
    * slotkeeper may still send the slot again: its last fire (for a slot the ledger does not show
    * yet, the effect's own time) less than {@code retryWindow} before this check; a MISSED or
-   * SKIPPED slot never has one.
+   * SKIPPED slot never has one. And the outage of the receiver's database took effect: some
+   * delivery was answered 503 because its transaction failed.
    */
   Check deliveries(String job, Receiver receiver, Duration retryWindow) throws SQLException {
     Instant now = Instant.now();
@@ -311,6 +312,12 @@ final class Checks {
           violations.add("COMPLETED slot " + r.getKey() + " without an effect at the receiver");
         }
       }
+    }
+    if (receiver.notRecorded.get() == 0) {
+      // as the PostgreSQL crash's check: a fault that silently did nothing must not pass
+      violations.add(
+          "no delivery was answered 503 by a failed transaction: the outage of the"
+              + " receiver's database did not take effect");
     }
     long second = receiver.secondEffects.get();
     if (second > 0) {

@@ -45,10 +45,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * directly, not through the fault proxy: it is the team's storage, not slotkeeper's. When that
  * server crashes, every delivery is answered 503 until it is back, and slotkeeper must retry.
  *
- * <p>While the faults play it also misbehaves as receivers do, for a share of attempts chosen by
- * the fault seed: 503 or 429 (with {@code Retry-After: 1}) before anything is recorded, and an
- * answer held past the attempt's timeout once the effect has committed, so the sender records a
- * timeout and its retry gets the recorded answer.
+ * <p>While the faults play it also misbehaves as receivers and networks do, for a share of attempts
+ * chosen by the fault seed: 503 or 429 (with {@code Retry-After: 1}) before anything is recorded;
+ * an answer held past the attempt's timeout once the effect has committed, so the sender records a
+ * timeout and its retry gets the recorded answer; and a request held as long before it reaches the
+ * ledger, as a delayed packet would be, so that one sent before its lease changed hands arrives
+ * after the next holder's and must be refused by the fence. {@link #refuseConnections} makes its
+ * database unavailable on its own (slotkeeper's stays up).
  */
 final class Receiver implements AutoCloseable {
 
@@ -58,11 +61,12 @@ final class Receiver implements AutoCloseable {
   /** The secret's name in the target ({@code secretRef}); the instances read it from the env. */
   static final String SECRET_REF = "CHAOS";
 
-  /** The percentages of attempts answered 503, 429 and late while the faults play. */
+  /** The percentages of attempts answered 503, 429, late and held while the faults play. */
   private static final int UNAVAILABLE_PERCENT = 5;
 
   private static final int THROTTLED_PERCENT = 5;
   private static final int LATE_PERCENT = 10;
+  private static final int DELAYED_PERCENT = 5;
 
   private static final String TEXT = "text/plain; charset=utf-8";
 
@@ -86,7 +90,8 @@ final class Receiver implements AutoCloseable {
     NONE,
     UNAVAILABLE,
     THROTTLED,
-    LATE
+    LATE,
+    DELAYED
   }
 
   final ConcurrentLinkedQueue<Answer> answers = new ConcurrentLinkedQueue<>();
@@ -98,6 +103,7 @@ final class Receiver implements AutoCloseable {
   final AtomicLong notRecorded = new AtomicLong();
 
   private final Map<String, AtomicLong> misbehaved = new ConcurrentHashMap<>();
+  private final PostgresEndpoint admin;
   private final PostgresEndpoint database;
   private final String secret;
   private final Duration late;
@@ -108,8 +114,9 @@ final class Receiver implements AutoCloseable {
   private volatile Instant misbehaveUntil = Instant.MIN;
 
   private Receiver(
-      PostgresEndpoint database, String secret, Duration timeout, long seed, HttpServer server) {
-    this.database = database;
+      PostgresEndpoint admin, String secret, Duration timeout, long seed, HttpServer server) {
+    this.admin = admin;
+    this.database = admin.withDatabase(DATABASE);
     this.secret = secret;
     this.late = timeout.plusSeconds(1);
     this.seed = seed;
@@ -139,7 +146,7 @@ final class Receiver implements AutoCloseable {
     try {
       HttpServer http =
           HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
-      Receiver r = new Receiver(database, secret, timeout, seed, http);
+      Receiver r = new Receiver(server, secret, timeout, seed, http);
       http.createContext("/deliveries", r::handle);
       http.setExecutor(r.threads);
       http.start();
@@ -160,6 +167,23 @@ final class Receiver implements AutoCloseable {
   /** Misbehaves (503, 429, late answers) until {@code until}, then answers as soon as it can. */
   void misbehaveUntil(Instant until) {
     misbehaveUntil = until;
+  }
+
+  /**
+   * Makes the receiver's database refuse connections ({@code ALLOW_CONNECTIONS false}) and ends its
+   * open ones, mid-transaction or mid-commit as they may be; or lets it accept them again.
+   */
+  void refuseConnections(boolean refuse) throws SQLException {
+    try (Connection c = connect(admin, 5);
+        Statement st = c.createStatement()) {
+      st.execute("ALTER DATABASE " + DATABASE + " ALLOW_CONNECTIONS " + !refuse);
+      if (refuse) {
+        st.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '"
+                + DATABASE
+                + "'");
+      }
+    }
   }
 
   /** How many attempts got each misbehaviour. */
@@ -209,6 +233,9 @@ final class Receiver implements AutoCloseable {
         ex.getResponseHeaders().set("Retry-After", "1");
         answer(ex, delivery, 429, TEXT, "too many requests (chaos)");
         return;
+      }
+      if (misbehaviour == Misbehaviour.DELAYED) {
+        Chaos.sleep(late.toMillis());
       }
       Outcome outcome;
       try (Connection c = connect(database, 2)) {
@@ -265,7 +292,13 @@ final class Receiver implements AutoCloseable {
                 ? Misbehaviour.THROTTLED
                 : roll < UNAVAILABLE_PERCENT + THROTTLED_PERCENT + LATE_PERCENT
                     ? Misbehaviour.LATE
-                    : Misbehaviour.NONE;
+                    : roll
+                            < UNAVAILABLE_PERCENT
+                                + THROTTLED_PERCENT
+                                + LATE_PERCENT
+                                + DELAYED_PERCENT
+                        ? Misbehaviour.DELAYED
+                        : Misbehaviour.NONE;
     if (m != Misbehaviour.NONE) {
       misbehaved.computeIfAbsent(m.name(), k -> new AtomicLong()).incrementAndGet();
     }
