@@ -12,7 +12,7 @@ run: $(JAR)
 	SLOTKEEPER_LOG_FORMAT=$${SLOTKEEPER_LOG_FORMAT:-$$([ -t 1 ] && echo text || echo json)} \
 	  java @infra/jvm.options -jar $(JAR)
 
-$(JAR): $(shell find pom.xml shared-events services -name pom.xml -o -path '*/src/main/*' -type f 2>/dev/null)
+$(JAR): $(shell find pom.xml shared-events services receiver -name pom.xml -o -path '*/src/main/*' -type f 2>/dev/null)
 	$(MVN) -q -DskipTests install
 
 ## build: compile, check formatting, package the runnable jar
@@ -65,7 +65,8 @@ $(CHAOS_JAR): $(JAR) $(shell find chaos services/faults -name pom.xml -o -path '
 
 ## chaos: the fault test (3 instances, kills, Redis restart, PostgreSQL crash + 10 s down, a pause,
 ## and a seeded FaultPlan of connection resets, latency, stalls and blackholes through fault proxies
-## in front of PostgreSQL and Redis; CHAOS_FAULT_SEED reruns one); prints a verdict table, writes
+## in front of PostgreSQL and Redis; CHAOS_FAULT_SEED reruns one; an HTTP-target schedule whose
+## receiver, built on receiver/, counts one effect per completed slot); prints a verdict table, writes
 ## chaos/results/<time>.json, fails on any violation
 chaos: $(CHAOS_JAR)
 	CHAOS_SECONDS=$(CHAOS_SECONDS) SLOTKEEPER_LOG_FORMAT=text java -cp $(CHAOS_JAR):$(JAR) io.slotkeeper.chaos.Chaos

@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -35,9 +36,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code make chaos}: three slotkeeper instances on one embedded PostgreSQL and one embedded Redis
- * (both started and stopped here, on private ports, data under /tmp), a 1-second job, HTTP clients
- * retrying with their keys and two SSE subscribers, while instances are killed and restarted, Redis
- * restarts, PostgreSQL crashes (stop -m immediate) and is down for 10 s and an instance is paused
+ * (both started and stopped here, on private ports, data under /tmp), a 1-second job, a 1-second
+ * schedule whose HTTP target is a {@link Receiver} in this process (its own database on the same
+ * server, reached directly), HTTP clients retrying with their keys and two SSE subscribers, while
+ * instances are killed and restarted, Redis restarts, the receiver's database refuses connections
+ * for 8 s, PostgreSQL crashes (stop -m immediate) and is down for 10 s and an instance is paused
  * past its lease; all along, the instances reach PostgreSQL and Redis through {@link FaultProxy}s
  * that play a seeded {@link FaultPlan} (connection and statement resets, latency, stalls,
  * blackholes). Then the checks; exit code 0 only if every one passes. Settings: {@code
@@ -51,15 +54,38 @@ public final class Chaos {
   static final String JOB = "chaos-report";
 
   /**
+   * The HTTP-target schedule, whose {@link Receiver} counts effects. Named to share chaos-report's
+   * timer partition (of the default 64), so the paused lease holder holds both.
+   */
+  static final String DELIVERIES = "chaos-signed-calls";
+
+  /** How long one delivery waits for the receiver's answer (the target's {@code timeout}). */
+  static final Duration TARGET_TIMEOUT = Duration.ofSeconds(4);
+
+  /**
+   * How long after its last fire slotkeeper may still send a slot again: the target's timeout, the
+   * longest backoff (5 s) and a lease TTL (3 s, a takeover), plus 3 s for the ledger's projection.
+   * An effect whose slot is not COMPLETED is in flight only within it.
+   */
+  static final Duration RETRY_WINDOW = TARGET_TIMEOUT.plusSeconds(5 + 3 + 3);
+
+  /**
    * How long each job may go without a fire once the faults are over: two periods, or the
    * maintenance interval (a third of the lease's TTL) when longer; shipped jobs slower than the
    * settling time are not judged.
    */
   static final Map<String, Duration> STALL_BOUNDS =
-      Map.of(JOB, Duration.ofSeconds(2), "order-fulfilment", Duration.ofSeconds(20));
+      Map.of(
+          JOB,
+          Duration.ofSeconds(2),
+          DELIVERIES,
+          Duration.ofSeconds(2),
+          "order-fulfilment",
+          Duration.ofSeconds(20));
 
   private static final String CLIENT_TOKEN = "chaos-client-token-" + UUID.randomUUID();
   private static final String OPERATOR_TOKEN = "chaos-operator-token-" + UUID.randomUUID();
+  private static final String RECEIVER_SECRET = "whsec_chaos_" + UUID.randomUUID();
 
   private final long seconds = longEnv("CHAOS_SECONDS", 180);
   private final int clients = (int) longEnv("CHAOS_CLIENTS", 4);
@@ -83,6 +109,7 @@ public final class Chaos {
   private volatile EmbeddedRedisServer redis;
   private FaultProxy pgProxy;
   private FaultProxy redisProxy;
+  private Receiver receiver;
   private long t0;
   // What the database fault did: a run whose crash did not happen (or left no sign) must not pass.
   private volatile String postgresCrash = "not run";
@@ -112,6 +139,7 @@ public final class Chaos {
     redis = EmbeddedRedisServer.start(dataDir, redisPort);
     pgProxy = FaultProxy.start("postgres", pg.endpoint().host(), pgPort);
     redisProxy = FaultProxy.start("redis", "127.0.0.1", redisPort);
+    receiver = Receiver.start(pg.endpoint(), RECEIVER_SECRET, TARGET_TIMEOUT, faultSeed);
     ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(4);
     Map<String, Object> report = new LinkedHashMap<>();
     boolean passed = false;
@@ -122,6 +150,7 @@ public final class Chaos {
       for (Instance i : instances) {
         i.kill();
       }
+      closeQuietly(receiver);
       closeQuietly(pgProxy);
       closeQuietly(redisProxy);
       closeQuietly(redis);
@@ -144,7 +173,7 @@ public final class Chaos {
   private boolean exercise(ScheduledExecutorService scheduler, Map<String, Object> report)
       throws Exception {
     Path jobs = dataDir.resolve("jobs.yaml");
-    Files.writeString(jobs, jobsFile());
+    Files.writeString(jobs, jobsFile(receiver.url()));
     Map<String, String> env = new LinkedHashMap<>();
     PostgresEndpoint direct = pg.endpoint();
     env.put(
@@ -156,6 +185,8 @@ public final class Chaos {
     env.put("SLOTKEEPER_CLIENT_TOKEN", CLIENT_TOKEN);
     env.put("SLOTKEEPER_OPERATOR_TOKEN", OPERATOR_TOKEN);
     env.put("SLOTKEEPER_JOBS_FILE", jobs.toString());
+    env.put("SLOTKEEPER_HTTP_TARGETS_ALLOW", "127.0.0.1:" + receiver.port());
+    env.put("SLOTKEEPER_SECRET_" + Receiver.SECRET_REF, RECEIVER_SECRET);
     // The partitions' leases: the chaos job's 3 s, so that a paused holder is taken over as fast.
     env.put("SLOTKEEPER_TIMER_LEASE_TTL", "PT3S");
     env.put("SLOTKEEPER_LOG_FORMAT", "text");
@@ -193,6 +224,7 @@ public final class Chaos {
     Instant start = Instant.ofEpochMilli(t0);
     load.start(clients);
     scheduleFaults(scheduler);
+    receiver.misbehaveUntil(start.plusSeconds(Math.max(1, seconds - 15)));
     FaultPlan plan =
         FaultPlan.random(
             faultSeed,
@@ -217,9 +249,15 @@ public final class Chaos {
       }
     }
     load.stop();
+    List<String> notReady = new ArrayList<>();
     for (Instance i : instances) {
       if (!i.awaitReady(120_000)) {
         say(i.id + " not ready after the run");
+        notReady.add(
+            i
+                + (i.alive()
+                    ? " alive but /health/ready not 200 within 120 s"
+                    : " exited with " + i.exitCode()));
       }
     }
     Instant quiet = Instant.now();
@@ -240,9 +278,18 @@ public final class Chaos {
             "recovered".equals(postgresCrash)
                 ? List.of()
                 : List.of("PostgreSQL: " + postgresCrash)));
+    // An instance up but never ready (a start-up that died half-way) must not pass unnoticed.
+    results.add(
+        Checks.Check.of(
+            "every instance ready again after the faults",
+            Map.of("instances", instances.size(), "notReady", notReady.size()),
+            notReady));
     results.add(checks.slots(JOB, start.plusSeconds(5), end.minusSeconds(5)));
     results.add(checks.effectsOnce(JOB, end.minusSeconds(5)));
     results.add(checks.noStall(STALL_BOUNDS, quiet, Instant.now().minusSeconds(2)));
+    results.add(checks.slots(DELIVERIES, start.plusSeconds(5), end.minusSeconds(5)));
+    results.add(checks.deliveries(DELIVERIES, receiver, RETRY_WINDOW));
+    results.add(checks.fence(DELIVERIES, receiver));
     results.add(checks.acknowledged(new ArrayList<>(load.acks)));
     results.add(clientAnswers(load));
     results.add(checks.subscribers(subscribers, upTo));
@@ -368,6 +415,7 @@ public final class Chaos {
       s.schedule(() -> guarded(() -> killAndRestart(s, target)), at, TimeUnit.SECONDS);
     }
     s.schedule(() -> guarded(this::restartRedis), seconds * 3 / 10 + 3, TimeUnit.SECONDS);
+    s.schedule(() -> guarded(this::receiverDatabaseOutage), seconds * 4 / 10 + 3, TimeUnit.SECONDS);
     s.schedule(() -> guarded(this::crashPostgres), seconds / 2 + 3, TimeUnit.SECONDS);
     s.schedule(() -> guarded(() -> pauseLeaseHolder(s)), seconds * 7 / 10 + 3, TimeUnit.SECONDS);
     s.scheduleWithFixedDelay(() -> guarded(this::revive), 2, 2, TimeUnit.SECONDS);
@@ -419,6 +467,24 @@ public final class Chaos {
     fault("Redis started again on port " + redisPort);
   }
 
+  /** The receiver's own database refuses connections for 8 s while slotkeeper's stays up. */
+  private void receiverDatabaseOutage() {
+    try {
+      receiver.refuseConnections(true);
+      fault("receiver's database refusing connections (its sessions ended) for 8 s");
+      sleep(8_000);
+    } catch (SQLException e) {
+      fault("receiver's database outage not started: " + e.getMessage());
+    } finally {
+      try {
+        receiver.refuseConnections(false);
+        fault("receiver's database accepting connections again");
+      } catch (SQLException e) {
+        fault("receiver's database still refusing connections: " + e.getMessage());
+      }
+    }
+  }
+
   private void crashPostgres() {
     // A crash, not a clean stop: what was committed without waiting for the WAL flush (keys'
     // claims, projection and publisher batches) may be lost, and nothing acknowledged may be.
@@ -457,14 +523,23 @@ public final class Chaos {
 
   /** SIGSTOP the holder of the chaos job's lease (TTL 3 s) for 8 s, then SIGCONT. */
   private void pauseLeaseHolder(ScheduledExecutorService s) {
-    String holder = leaseHolder();
+    String holder = leaseHolder(JOB);
     Instance target =
         instances.stream()
             .filter(i -> holder != null && holder.equals(i.id) && i.alive())
             .findFirst()
             .orElse(instances.stream().filter(Instance::alive).findFirst().orElseThrow());
     target.pause();
-    fault("SIGSTOP " + target + " (lease holder: " + holder + ") for 8 s");
+    fault(
+        "SIGSTOP "
+            + target
+            + " (lease holder: "
+            + holder
+            + "; of "
+            + DELIVERIES
+            + ": "
+            + leaseHolder(DELIVERIES)
+            + ") for 8 s");
     s.schedule(
         () ->
             guarded(
@@ -476,13 +551,13 @@ public final class Chaos {
         TimeUnit.SECONDS);
   }
 
-  private String leaseHolder() {
+  private String leaseHolder(String job) {
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     for (Instance i : instances) {
       try {
         HttpResponse<String> r =
             http.send(
-                HttpRequest.newBuilder(URI.create(i.base() + "/v1/jobs/" + JOB))
+                HttpRequest.newBuilder(URI.create(i.base() + "/v1/jobs/" + job))
                     .timeout(Duration.ofSeconds(3))
                     .header("Authorization", "Bearer " + OPERATOR_TOKEN)
                     .build(),
@@ -529,9 +604,10 @@ public final class Chaos {
     }
   }
 
-  private static String jobsFile() {
+  private static String jobsFile(String receiverUrl) {
     return """
-        # The chaos run's jobs: a 1-second job whose effect is one reports row per slot,
+        # The chaos run's jobs: a 1-second job whose effect is one reports row per slot, a
+        # 1-second schedule that calls the chaos receiver (one effect row per slot there),
         # and the shipped jobs as they are.
         jobs:
           - name: chaos-report
@@ -542,7 +618,19 @@ public final class Chaos {
             retry: { maxAttempts: 20, initialBackoff: PT1S, multiplier: 2, maxBackoff: PT5S }
             leaseTtl: PT3S
             params: { period: PT1S }
+          - name: %s
+            schedule: { every: PT1S }
+            catchUp: { policy: LATEST, window: PT1M }
+            overlap: ALLOW
+            retry: { maxAttempts: 20, initialBackoff: PT1S, multiplier: 2, maxBackoff: PT5S }
+            leaseTtl: PT3S
+            target:
+              url: %s
+              body: '{"schedule":"{{schedule}}","slot":"{{slot}}","attempt":{{attempt}}}'
+              timeout: %s
+              secretRef: %s
         """
+            .formatted(DELIVERIES, receiverUrl, TARGET_TIMEOUT, Receiver.SECRET_REF)
         + shippedJobs();
   }
 

@@ -1,5 +1,6 @@
 package io.slotkeeper.chaos;
 
+import io.slotkeeper.events.DeterministicIds;
 import io.slotkeeper.events.StreamIds;
 import io.slotkeeper.platform.config.PostgresEndpoint;
 import java.sql.Connection;
@@ -12,6 +13,7 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -84,7 +86,10 @@ final class Checks {
     figures.put("window", from + " .. " + to);
     figures.put("slots", expected);
     figures.put("byStatus", counts);
-    return Check.of("every slot exactly one completed run or a recorded miss", figures, violations);
+    return Check.of(
+        "every slot of " + job + " exactly one completed run or a recorded miss",
+        figures,
+        violations);
   }
 
   /**
@@ -205,6 +210,229 @@ final class Checks {
       }
     }
     return Check.of("no effect applied twice", figures, violations);
+  }
+
+  /** A slot as the ledger shows it: its status and its last fire (null when never fired). */
+  private record Run(String status, Instant firedAt) {}
+
+  /** A key at the receiver: its effect (token and time; null: none) and its recorded answer. */
+  private record Effect(String key, Instant slot, Long token, Instant at, Integer recorded) {}
+
+  /**
+   * (7) The HTTP schedule's receiver counted one effect per slot: each effect under the slot's
+   * deterministic key, with the key's recorded answer (written in one transaction); every COMPLETED
+   * slot of {@code job} with exactly one effect; no effect twice for a key (the ledger never ran
+   * the effect for a key that had one). An effect whose slot is not COMPLETED is allowed only while
+   * slotkeeper may still send the slot again: its last fire (for a slot the ledger does not show
+   * yet, the effect's own time) less than {@code retryWindow} before this check; a MISSED or
+   * SKIPPED slot never has one. And the outage of the receiver's database took effect: some
+   * delivery was answered 503 because its transaction failed.
+   */
+  Check deliveries(String job, Receiver receiver, Duration retryWindow) throws SQLException {
+    Instant now = Instant.now();
+    // The ledger first: a COMPLETED slot's effect committed before its completion was recorded, so
+    // it is among the effects read after.
+    Map<Instant, Run> runs = new HashMap<>();
+    Map<String, Long> attempts = new TreeMap<>();
+    try (Connection c = connect()) {
+      try (PreparedStatement st =
+          c.prepareStatement("SELECT nominal, status, fired_at FROM job_runs WHERE job = ?")) {
+        st.setString(1, job);
+        try (ResultSet rs = st.executeQuery()) {
+          while (rs.next()) {
+            Timestamp fired = rs.getTimestamp(3);
+            runs.put(
+                rs.getTimestamp(1).toInstant(),
+                new Run(rs.getString(2), fired == null ? null : fired.toInstant()));
+          }
+        }
+      }
+      try (PreparedStatement st =
+          c.prepareStatement(
+              "SELECT outcome, count(*) FROM delivery_attempts WHERE schedule = ? GROUP BY 1")) {
+        st.setString(1, job);
+        try (ResultSet rs = st.executeQuery()) {
+          while (rs.next()) {
+            attempts.put(rs.getString(1), rs.getLong(2));
+          }
+        }
+      }
+    }
+    List<Effect> effects = effects(job);
+    List<String> violations = new ArrayList<>();
+    Map<Instant, List<String>> bySlot = new TreeMap<>();
+    long inFlight = 0;
+    for (Effect e : effects) {
+      if (e.token() == null) {
+        violations.add("key " + e.key() + " recorded (" + e.recorded() + ") without its effect");
+        continue;
+      }
+      bySlot.computeIfAbsent(e.slot(), s -> new ArrayList<>()).add(e.key());
+      if (e.recorded() == null) {
+        violations.add("effect of key " + e.key() + " without the key's recorded answer");
+      }
+      String expected = DeterministicIds.forSlotCommand(job, e.slot(), "http");
+      if (!expected.equals(e.key())) {
+        violations.add(
+            "effect of slot " + e.slot() + " under key " + e.key() + ", not " + expected);
+      }
+      Run run = runs.get(e.slot());
+      String status = run == null ? "ABSENT" : run.status();
+      if ("COMPLETED".equals(status)) {
+        continue;
+      }
+      Instant last = run == null || run.firedAt() == null ? e.at() : run.firedAt();
+      if (("FIRED".equals(status) || "FAILED".equals(status) || run == null)
+          && last.isAfter(now.minus(retryWindow))) {
+        inFlight++;
+      } else {
+        violations.add(
+            "effect of slot "
+                + e.slot()
+                + " (token "
+                + e.token()
+                + ", at "
+                + e.at()
+                + ") whose run is "
+                + status
+                + (run == null || run.firedAt() == null ? "" : ", last fired " + run.firedAt()));
+      }
+    }
+    bySlot.forEach(
+        (slot, keys) -> {
+          if (keys.size() > 1) {
+            violations.add("slot " + slot + " has " + keys.size() + " effects: " + keys);
+          }
+        });
+    long completed = 0;
+    for (Map.Entry<Instant, Run> r : new TreeMap<>(runs).entrySet()) {
+      if ("COMPLETED".equals(r.getValue().status())) {
+        completed++;
+        if (!bySlot.containsKey(r.getKey())) {
+          violations.add("COMPLETED slot " + r.getKey() + " without an effect at the receiver");
+        }
+      }
+    }
+    if (receiver.notRecorded.get() == 0) {
+      // as the PostgreSQL crash's check: a fault that silently did nothing must not pass
+      violations.add(
+          "no delivery was answered 503 by a failed transaction: the outage of the"
+              + " receiver's database did not take effect");
+    }
+    long second = receiver.secondEffects.get();
+    if (second > 0) {
+      violations.add(
+          "the ledger ran the effect "
+              + second
+              + " times for a key that had one (refused by chaos_effects' key)");
+    }
+    Map<String, Object> figures = new LinkedHashMap<>();
+    figures.put("effects", bySlot.values().stream().mapToLong(List::size).sum());
+    figures.put("completedRuns", completed);
+    figures.put("effectsInFlight", inFlight);
+    figures.put("secondEffectAttempts", second);
+    figures.put("receiverAnswers", receiver.answersByStatus());
+    figures.put("receiverMisbehaved", receiver.misbehaved());
+    figures.put("receiverNotRecorded", receiver.notRecorded.get());
+    figures.put("deliveryAttempts", attempts);
+    return Check.of(
+        "the receiver counted one effect per key and per COMPLETED slot of " + job,
+        figures,
+        violations);
+  }
+
+  /**
+   * (8) The receiver's fence held: no effect under a fencing token lower than one the receiver had
+   * accepted (an earlier effect, or an earlier 2xx answer, whose transaction had committed) before
+   * the effect's transaction locked the schedule's fence; and no effect above the fence's highest.
+   */
+  Check fence(String job, Receiver receiver) throws SQLException {
+    record Seen(Instant at, long token, boolean effect) {}
+    List<Seen> seen = new ArrayList<>();
+    for (Effect e : effects(job)) {
+      if (e.token() != null) {
+        seen.add(new Seen(e.at(), e.token(), true));
+      }
+    }
+    long refused = 0;
+    for (Receiver.Answer a : receiver.answers) {
+      if (job.equals(a.schedule()) && a.status() >= 200 && a.status() < 300) {
+        seen.add(new Seen(a.at(), a.token(), false));
+      } else if (job.equals(a.schedule()) && a.status() == 409) {
+        refused++;
+      }
+    }
+    // Effects first among equal times: an answer noted at the same instant came after it.
+    seen.sort(Comparator.comparing(Seen::at).thenComparing(x -> !x.effect()));
+    List<String> violations = new ArrayList<>();
+    long highestBefore = Long.MIN_VALUE;
+    long lowest = Long.MAX_VALUE;
+    long highest = Long.MIN_VALUE;
+    for (Seen x : seen) {
+      if (x.effect()) {
+        lowest = Math.min(lowest, x.token());
+        highest = Math.max(highest, x.token());
+        if (x.token() < highestBefore) {
+          violations.add(
+              "effect at " + x.at() + " under token " + x.token() + " after " + highestBefore);
+        }
+      }
+      highestBefore = Math.max(highestBefore, x.token());
+    }
+    long fence;
+    try (Connection c = receiverConnection();
+        PreparedStatement st =
+            c.prepareStatement(
+                "SELECT coalesce(max(highest_token), -1) FROM receiver_fences WHERE schedule = ?")) {
+      st.setString(1, job);
+      try (ResultSet rs = st.executeQuery()) {
+        rs.next();
+        fence = rs.getLong(1);
+      }
+    }
+    if (highest > fence) {
+      violations.add("an effect under token " + highest + " above the fence's highest " + fence);
+    }
+    Map<String, Object> figures = new LinkedHashMap<>();
+    figures.put("effectTokens", lowest > highest ? "none" : lowest + ".." + highest);
+    figures.put("fence", fence);
+    figures.put("refusedStale", refused);
+    return Check.of(
+        "no effect under a fencing token lower than one the receiver had accepted",
+        figures,
+        violations);
+  }
+
+  /** The receiver's keys of {@code job}: effects and recorded answers, read in one statement. */
+  private List<Effect> effects(String job) throws SQLException {
+    List<Effect> out = new ArrayList<>();
+    try (Connection c = receiverConnection();
+        PreparedStatement st =
+            c.prepareStatement(
+                "SELECT coalesce(e.idem_key, d.idem_key), coalesce(e.slot, d.slot), e.token, e.at,"
+                    + " d.status FROM (SELECT * FROM chaos_effects WHERE schedule = ?) e"
+                    + " FULL JOIN (SELECT * FROM receiver_deliveries WHERE schedule = ?) d"
+                    + " ON e.idem_key = d.idem_key")) {
+      st.setString(1, job);
+      st.setString(2, job);
+      try (ResultSet rs = st.executeQuery()) {
+        while (rs.next()) {
+          Timestamp at = rs.getTimestamp(4);
+          out.add(
+              new Effect(
+                  rs.getString(1),
+                  rs.getTimestamp(2).toInstant(),
+                  (Long) rs.getObject(3),
+                  at == null ? null : at.toInstant(),
+                  (Integer) rs.getObject(5)));
+        }
+      }
+    }
+    return out;
+  }
+
+  private Connection receiverConnection() throws SQLException {
+    return Receiver.connect(pg.withDatabase(Receiver.DATABASE), 10);
   }
 
   /** (3) Every acknowledged command is in the store once; every acknowledged order exists once. */

@@ -37,7 +37,9 @@ public final class Main {
       System.err.println("slotkeeper: " + e.getMessage());
       System.exit(3);
       return;
-    } catch (RuntimeException e) {
+    } catch (Exception e) {
+      // Any failure ends the process, so that it is restarted: a checked exception thrown
+      // unchecked (Vert.x's Future.await does) must not end only the main thread.
       log.error("slotkeeper did not start", e);
       System.exit(1);
       return;

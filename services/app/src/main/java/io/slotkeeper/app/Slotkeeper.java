@@ -108,7 +108,8 @@ public final class Slotkeeper implements AutoCloseable {
     try {
       app.boot(config);
       return app;
-    } catch (RuntimeException e) {
+    } catch (Exception e) {
+      // Exception, not RuntimeException: a checked one thrown unchecked must close the app too.
       app.close();
       throw e;
     }
@@ -416,7 +417,14 @@ public final class Slotkeeper implements AutoCloseable {
         .setConfig(new JsonObject().put("port", port == 0 ? sharedRandom : port).put("host", host));
   }
 
-  private static <T> T await(Future<T> future, String what) {
+  /**
+   * The result of a start-up step, or an unchecked exception naming the step. {@code Future.await}
+   * throws a failure's checked cause as it is (a {@code SocketException} of the first read, a
+   * {@code SQLException} of the jobs file's sync), which no {@code catch (RuntimeException)} sees:
+   * it ended the main thread while the other threads kept the process alive, not listening, never
+   * restarted (met by {@code make chaos}).
+   */
+  static <T> T await(Future<T> future, String what) {
     return await(future, what, STARTUP_DEADLINE);
   }
 
@@ -425,6 +433,10 @@ public final class Slotkeeper implements AutoCloseable {
       return future.await(deadline.toMillis(), TimeUnit.MILLISECONDS);
     } catch (java.util.concurrent.TimeoutException e) {
       throw new IllegalStateException(what + " did not start within " + deadline, e);
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException(what + " did not start: " + e, e);
     }
   }
 
