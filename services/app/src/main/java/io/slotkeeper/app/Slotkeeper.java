@@ -52,6 +52,7 @@ import io.slotkeeper.timers.SlotRunner;
 import io.slotkeeper.timers.Timers;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
+import io.vertx.core.ThreadingModel;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -259,7 +260,10 @@ public final class Slotkeeper implements AutoCloseable {
 
     if (config.timersEnabled()) {
       await(
-          vertx.deployVerticle(new ExpectedSlotsVerticle(schedules, metrics, slotClock)),
+          // A worker: walking every schedule is CPU work no event loop should wait for.
+          vertx.deployVerticle(
+              new ExpectedSlotsVerticle(schedules, metrics, slotClock),
+              new DeploymentOptions().setThreadingModel(ThreadingModel.WORKER)),
           "the expected slots counter");
     }
     ClockSkewVerticle skew = new ClockSkewVerticle(pool, slotClock);

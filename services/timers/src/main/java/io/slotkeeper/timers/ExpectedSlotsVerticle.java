@@ -9,6 +9,7 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,12 +25,17 @@ import java.util.Set;
 public final class ExpectedSlotsVerticle extends VerticleBase {
 
   static final Duration PERIOD = Duration.ofSeconds(1);
+
+  /** The first slot after the last walk of {@code job} (as the catalog had it then). */
+  private record Next(JobDefinition job, Instant at) {}
+
   private static final int LIMIT = 10_000;
 
   private final ScheduleCatalog catalog;
   private final SlotkeeperMetrics metrics;
   private final SlotClock clock;
   private final Map<String, Instant> walked = new LinkedHashMap<>();
+  private final Map<String, Next> nextDue = new HashMap<>();
   private long timer = -1;
 
   public ExpectedSlotsVerticle(
@@ -72,6 +78,17 @@ public final class ExpectedSlotsVerticle extends VerticleBase {
         metrics.registerJob(job.name());
         continue;
       }
+      // One cron step per slot, not one per job and tick: 10,000 schedules walked every second
+      // blocked an event loop for seconds on a busy machine.
+      Next next = nextDue.get(job.name());
+      if (next == null || !next.job().equals(job)) {
+        next = new Next(job, job.schedule().nextAfter(from).orElse(Instant.MAX));
+        nextDue.put(job.name(), next);
+      }
+      if (next.at().isAfter(now)) {
+        continue;
+      }
+      nextDue.remove(job.name());
       List<Instant> due = Slots.between(job.schedule(), from, now, LIMIT);
       if (!due.isEmpty()) {
         metrics.slotsExpected(job.name(), due.size());
@@ -79,5 +96,6 @@ public final class ExpectedSlotsVerticle extends VerticleBase {
       walked.put(job.name(), due.size() == LIMIT ? due.get(due.size() - 1) : now);
     }
     walked.keySet().retainAll(names);
+    nextDue.keySet().retainAll(names);
   }
 }
