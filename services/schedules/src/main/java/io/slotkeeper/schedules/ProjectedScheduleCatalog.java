@@ -1,8 +1,6 @@
 package io.slotkeeper.schedules;
 
-import io.slotkeeper.events.schedules.ScheduleDefinition;
 import io.slotkeeper.metrics.SlotkeeperMetrics;
-import io.slotkeeper.platform.json.Json;
 import io.slotkeeper.scheduler.schedule.job.InMemoryScheduleCatalog;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
 import io.slotkeeper.scheduler.schedule.job.JobSpecs;
@@ -163,9 +161,7 @@ public final class ProjectedScheduleCatalog implements ScheduleCatalog, AutoClos
         continue;
       }
       try {
-        ScheduleDefinition definition =
-            Json.mapper().readValue(row.getString("definition"), ScheduleDefinition.class);
-        schedules.put(JobSpecs.jobOf(definition));
+        schedules.put(StoredSchedules.jobOf(row.getString("definition")));
       } catch (Exception e) {
         // Kept as it was: a definition this build cannot run is an operator's problem to see.
         log.error("schedule {} cannot be run by this build: {}", name, e.getMessage());

@@ -40,13 +40,22 @@ public final class StoredSchedules {
         if (!rs.next()) {
           return Optional.empty();
         }
-        return Optional.of(
-            JobSpecs.jobOf(Json.mapper().readValue(rs.getString(1), ScheduleDefinition.class)));
+        return Optional.of(jobOf(rs.getString(1)));
       }
     } catch (SQLException e) {
       throw new IllegalStateException("reading schedule " + name + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The job of a definition as the {@code schedules} table stores it (its {@code definition} column
+   * as text); an {@link IllegalStateException} when it is unreadable or this build cannot run it.
+   */
+  public static JobDefinition jobOf(String storedDefinition) {
+    try {
+      return JobSpecs.jobOf(Json.mapper().readValue(storedDefinition, ScheduleDefinition.class));
     } catch (IOException e) {
-      throw new UncheckedIOException("stored definition of " + name + " unreadable", e);
+      throw new UncheckedIOException("stored definition unreadable", e);
     }
   }
 }

@@ -33,6 +33,7 @@ import io.slotkeeper.scheduler.schedule.job.JobDefinition;
 import io.slotkeeper.scheduler.schedule.job.JobSpecs;
 import io.slotkeeper.schedules.ScheduleSnapshot;
 import io.slotkeeper.schedules.ScheduleState;
+import io.slotkeeper.schedules.StoredSchedules;
 import io.slotkeeper.timers.Timers;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
@@ -395,11 +396,7 @@ public final class ScheduleOperations {
   }
 
   private static JobDefinition jobOf(JsonObject definition) {
-    try {
-      return JobSpecs.jobOf(Json.mapper().readValue(definition.encode(), ScheduleDefinition.class));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("stored definition unreadable", e);
-    }
+    return StoredSchedules.jobOf(definition.encode());
   }
 
   private Future<Outcome> dryRun(Optional<JobDefinition> current, JobDefinition next, int hours) {

@@ -181,15 +181,7 @@ public final class HealthRoutes {
             .put("liveInstances", p.liveInstances())
             .put("share", p.share())
             .put("held", new JsonArray(p.held()));
-    p.lastFault()
-        .ifPresent(
-            f ->
-                j.put(
-                    "lastError",
-                    new JsonObject()
-                        .put("step", f.step().tag())
-                        .put("error", f.error())
-                        .put("at", f.at().toString())));
+    p.lastFault().ifPresent(f -> j.put("lastError", fault(f)));
     return j;
   }
 
@@ -243,16 +235,16 @@ public final class HealthRoutes {
   private static JsonObject problem(String status, TimerHealth.Report r) {
     JsonObject state = new JsonObject().put("status", status).put("held", r.held());
     r.stalledSince().ifPresent(t -> state.put("since", t.toString()));
-    r.lastFault()
-        .ifPresent(
-            f ->
-                state.put(
-                    "lastError",
-                    new JsonObject()
-                        .put("step", f.step().tag())
-                        .put("error", f.error())
-                        .put("at", f.at().toString())));
+    r.lastFault().ifPresent(f -> state.put("lastError", fault(f)));
     return state;
+  }
+
+  /** A timer's or the partitions' last fault: its step, what, when. */
+  private static JsonObject fault(TimerHealth.Fault f) {
+    return new JsonObject()
+        .put("step", f.step().tag())
+        .put("error", f.error())
+        .put("at", f.at().toString());
   }
 
   private static boolean timersDegraded(JsonObject timers) {

@@ -119,11 +119,7 @@ public final class ReadYourWrites {
 
   /** Waits (as {@link #read}) until the entity is readable, when this instance just wrote it. */
   public Future<Void> awaitWritten(String kind, String id, Supplier<Future<JsonObject>> read) {
-    Expected remembered = written.getIfPresent(kind + "/" + id);
-    if (remembered == null) {
-      return Future.succeededFuture();
-    }
-    return attempt(kind, id, new Expected(-1, null), read, deadline(), FIRST_RETRY_MS).mapEmpty();
+    return awaitRemembered(kind, id, read, remembered -> new Expected(-1, null));
   }
 
   /**
@@ -131,11 +127,20 @@ public final class ReadYourWrites {
    * the entity (its version, its status), when it did; then completes with nothing.
    */
   public Future<Void> awaitAcknowledged(String kind, String id, Supplier<Future<JsonObject>> read) {
+    return awaitRemembered(kind, id, read, remembered -> remembered);
+  }
+
+  /** Waits for {@code wanted} of what this instance remembers of the entity; at once if nothing. */
+  private Future<Void> awaitRemembered(
+      String kind,
+      String id,
+      Supplier<Future<JsonObject>> read,
+      Function<Expected, Expected> wanted) {
     Expected remembered = written.getIfPresent(kind + "/" + id);
     if (remembered == null) {
       return Future.succeededFuture();
     }
-    return attempt(kind, id, remembered, read, deadline(), FIRST_RETRY_MS).mapEmpty();
+    return attempt(kind, id, wanted.apply(remembered), read, deadline(), FIRST_RETRY_MS).mapEmpty();
   }
 
   /** The {@value #MIN_VERSION} header's value; -1 when absent, a 400 problem when not a number. */
