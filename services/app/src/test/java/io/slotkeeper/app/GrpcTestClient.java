@@ -76,8 +76,9 @@ final class GrpcTestClient implements AutoCloseable {
       GrpcClientRequest<Req, Resp> req =
           client.request(address, method).await(20, TimeUnit.SECONDS);
       headers(req, token, Map.of());
-      req.end(request);
       stream.request = req;
+      // Handlers before the request goes out: a refusal (trailers only) can arrive and end the
+      // response before a handler added afterwards from this thread would see its end.
       req.response()
           .onSuccess(
               resp -> {
@@ -91,6 +92,7 @@ final class GrpcTestClient implements AutoCloseable {
                     });
                 resp.exceptionHandler(e -> stream.ended = true);
               });
+      req.end(request);
       return stream;
     } catch (java.util.concurrent.TimeoutException e) {
       throw new IllegalStateException(method + " timed out", e);
