@@ -14,11 +14,19 @@ import java.util.function.LongSupplier;
  */
 public final class InstanceRoster {
 
-  // KEYS: roster. ARGV: instance, now ms, oldest live ms. Beats and counts in one round trip.
+  // KEYS: roster. ARGV: instance, now ms, oldest live ms. Beats, counts and reads the oldest beat
+  // in one round trip.
   private static final String BEAT =
       "redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])\n"
           + "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[3])\n"
-          + "return redis.call('ZCARD', KEYS[1])";
+          + "local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')\n"
+          + "return {redis.call('ZCARD', KEYS[1]), oldest[2]}";
+
+  /**
+   * The roster after a beat: how many instances are live (≥ 1), and when (this instance's wall
+   * clock, ms) the one that beat longest ago ages out unless it beats again.
+   */
+  public record Beat(int live, long nextAgeOutMillis) {}
 
   private final RedisAPI redis;
   private final String key;
@@ -37,8 +45,8 @@ public final class InstanceRoster {
     this.millis = millis;
   }
 
-  /** Announces {@code instance} as live now and answers how many instances are live (≥ 1). */
-  public Future<Integer> beat(String instance) {
+  /** Announces {@code instance} as live now and answers the roster. */
+  public Future<Beat> beat(String instance) {
     long now = millis.getAsLong();
     return redis
         .eval(
@@ -49,7 +57,11 @@ public final class InstanceRoster {
                 instance,
                 Long.toString(now),
                 Long.toString(now - liveness.toMillis())))
-        .map(r -> Math.max(1, r.toInteger()));
+        .map(
+            r ->
+                new Beat(
+                    Math.max(1, r.get(0).toInteger()),
+                    Long.parseLong(r.get(1).toString()) + liveness.toMillis()));
   }
 
   /** Leaves the roster (a clean stop): the others take up the share at their next beat. */

@@ -52,6 +52,14 @@ public final class RedisLeases {
           + "end\n"
           + "return 0";
 
+  // KEYS: leases. The milliseconds each has left (PTTL: negative when free).
+  private static final String REMAINING =
+      "local out = {}\n"
+          + "for i, key in ipairs(KEYS) do\n"
+          + "  out[i] = redis.call('PTTL', key)\n"
+          + "end\n"
+          + "return out";
+
   private final RedisAPI redis;
   private final String prefix;
 
@@ -147,6 +155,31 @@ public final class RedisLeases {
                     v == null
                         ? Optional.empty()
                         : Optional.of(Lease.of(names.get(i), v.toString())));
+              }
+              return out;
+            });
+  }
+
+  /**
+   * How long each lease has left unless renewed, in one round trip: empty for a free lease (or one
+   * without expiry, which this class never sets).
+   */
+  public Future<List<Optional<Duration>>> remaining(List<String> names) {
+    if (names.isEmpty()) {
+      return Future.succeededFuture(List.of());
+    }
+    List<String> args = new ArrayList<>(names.size() + 2);
+    args.add(REMAINING);
+    args.add(Integer.toString(names.size()));
+    names.forEach(n -> args.add(leaseKey(n)));
+    return redis
+        .eval(args)
+        .map(
+            r -> {
+              List<Optional<Duration>> out = new ArrayList<>(names.size());
+              for (int i = 0; i < names.size(); i++) {
+                long millis = r.get(i).toLong();
+                out.add(millis < 0 ? Optional.empty() : Optional.of(Duration.ofMillis(millis)));
               }
               return out;
             });

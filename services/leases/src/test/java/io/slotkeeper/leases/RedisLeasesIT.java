@@ -66,15 +66,27 @@ class RedisLeasesIT {
     long[] now = {1_000_000};
     InstanceRoster roster =
         new InstanceRoster(redis, prefix, "roster-test", Duration.ofSeconds(2), () -> now[0]);
-    assertThat(await(roster.beat("a"))).isEqualTo(1);
-    assertThat(await(roster.beat("b"))).isEqualTo(2);
+    assertThat(await(roster.beat("a"))).isEqualTo(new InstanceRoster.Beat(1, 1_002_000));
+    assertThat(await(roster.beat("b")).live()).isEqualTo(2);
     now[0] += 1_500;
-    assertThat(await(roster.beat("a"))).isEqualTo(2); // b's beat is 1.5 s old: still live
+    // b's beat is 1.5 s old: still live, and the next to age out (a's is newer).
+    assertThat(await(roster.beat("a"))).isEqualTo(new InstanceRoster.Beat(2, 1_002_000));
     now[0] += 1_000;
-    assertThat(await(roster.beat("a"))).isEqualTo(1); // b's is 2.5 s old: aged out
-    assertThat(await(roster.beat("b"))).isEqualTo(2);
+    assertThat(await(roster.beat("a")).live()).isEqualTo(1); // b's is 2.5 s old: aged out
+    assertThat(await(roster.beat("b")).live()).isEqualTo(2);
     await(roster.leave("b"));
-    assertThat(await(roster.beat("a"))).isEqualTo(1);
+    assertThat(await(roster.beat("a")).live()).isEqualTo(1);
+  }
+
+  @Test
+  void theTimeLeftOfManyLeasesInOneRoundTrip() throws Exception {
+    Lease held = await(leases.acquire("partition:07", "instance-1", TTL, 0)).orElseThrow();
+    var left = await(leases.remaining(List.of("partition:06", "partition:07")));
+    assertThat(left.get(0)).isEmpty();
+    assertThat(left.get(1))
+        .hasValueSatisfying(d -> assertThat(d).isBetween(TTL.minusSeconds(2), TTL));
+    await(leases.release(held));
+    assertThat(await(leases.remaining(List.of("partition:07")))).containsExactly(Optional.empty());
   }
 
   @Test

@@ -5,6 +5,7 @@ import io.slotkeeper.scheduler.schedule.policy.RetryPolicy;
 import io.vertx.core.Future;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
 import io.vertx.sqlclient.Tuple;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,27 +21,37 @@ import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 
 /** The timers' reads and small writes: where each job stands, through the PG client. */
 public final class LedgerQueries {
 
-  // Only the timers' own records: a manual run or a backfill (backfill = true) is never the
-  // point planning resumes from.
-  private static final String LAST_TIMER_NOMINAL =
-      "SELECT max(nominal) AS last FROM job_runs WHERE job = $1 AND NOT backfill";
-  private static final String OLDEST_TIMER_NOMINAL_SINCE =
-      "SELECT min(nominal) AS first FROM job_runs WHERE job = $1 AND NOT backfill AND nominal >= $2";
-  // Write-once: the first instance to plan the job records the point; later ones read it.
-  private static final String FIRST_PLANNED =
+  // Where many jobs' cursors start, in one statement: each job's newest slot that a timer fired or
+  // recorded (manual runs and backfills, backfill = true, never are the point planning resumes
+  // from) and the first planned point recorded for it.
+  private static final String CURSOR_STARTS =
+      "SELECT j.job,"
+          + " (SELECT max(r.nominal) FROM job_runs r WHERE r.job = j.job AND NOT r.backfill) AS last,"
+          + " (SELECT f.first_planned FROM job_first_planned f WHERE f.job = j.job) AS first_planned"
+          + " FROM unnest($1::text[]) AS j(job)";
+  private static final String OLDEST_TIMER_NOMINALS_SINCE =
+      "SELECT p.job,"
+          + " (SELECT min(r.nominal) FROM job_runs r WHERE r.job = p.job AND NOT r.backfill"
+          + " AND r.nominal >= p.since) AS oldest"
+          + " FROM unnest($1::text[], $2::timestamptz[]) AS p(job, since)";
+  // Write-once: the first instance to plan a job records the point; later ones read it.
+  private static final String RECORD_FIRST_PLANNED =
       "WITH added AS (INSERT INTO job_first_planned (job, first_planned, recorded_at)"
-          + " VALUES ($1, $2, now()) ON CONFLICT (job) DO NOTHING RETURNING first_planned)"
-          + " SELECT first_planned FROM added"
-          + " UNION ALL SELECT first_planned FROM job_first_planned WHERE job = $1";
-  private static final String READ_FIRST_PLANNED =
-      "SELECT first_planned FROM job_first_planned WHERE job = $1";
-  private static final String RECORDED =
-      "SELECT nominal FROM job_runs WHERE job = $1 AND nominal >= $2 AND nominal <= $3"
-          + " ORDER BY nominal LIMIT $4";
+          + " SELECT p.job, p.point, now() FROM unnest($1::text[], $2::timestamptz[]) AS p(job, point)"
+          + " ON CONFLICT (job) DO NOTHING RETURNING job, first_planned)"
+          + " SELECT job, first_planned FROM added"
+          + " UNION ALL SELECT job, first_planned FROM job_first_planned WHERE job = ANY($1)";
+  // Each job with its own bounds, at most $4 slots each.
+  private static final String RECORDED_AMONG =
+      "SELECT p.job, s.nominal"
+          + " FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[]) AS p(job, since, until)"
+          + " CROSS JOIN LATERAL (SELECT r.nominal FROM job_runs r WHERE r.job = p.job"
+          + " AND r.nominal >= p.since AND r.nominal <= p.until ORDER BY r.nominal LIMIT $4) s";
   private static final String HIGHEST_TOKEN = "SELECT highest_token FROM job_fences WHERE job = $1";
   private static final String STALLED =
       "SELECT nominal, attempts FROM job_runs WHERE job = $1 AND ("
@@ -75,62 +86,107 @@ public final class LedgerQueries {
   }
 
   /**
-   * The newest slot of the job that a timer fired or recorded (manual runs and backfills left out),
-   * if any.
+   * Where a job's cursor starts: its newest slot a timer fired or recorded, and the point a timer
+   * first planned it from (each empty when there is none).
    */
-  public Future<Optional<Instant>> lastTimerNominal(String job) {
-    return pool.preparedQuery(LAST_TIMER_NOMINAL)
-        .execute(Tuple.of(job))
-        .map(rows -> instant(rows.iterator().next(), "last"));
-  }
+  public record CursorStart(Optional<Instant> last, Optional<Instant> firstPlanned) {}
 
-  /** The oldest slot at or after {@code from} that a timer fired or recorded, if any. */
-  public Future<Optional<Instant>> oldestTimerNominalSince(String job, Instant from) {
-    return pool.preparedQuery(OLDEST_TIMER_NOMINAL_SINCE)
-        .execute(Tuple.of(job, from.atOffset(ZoneOffset.UTC)))
-        .map(rows -> instant(rows.iterator().next(), "first"));
-  }
-
-  /** The point from which a timer first planned the job, if one ever did. */
-  public Future<Optional<Instant>> firstPlanned(String job) {
-    return pool.preparedQuery(READ_FIRST_PLANNED)
-        .execute(Tuple.of(job))
+  /** The cursor starts of many jobs in one statement. */
+  public Future<Map<String, CursorStart>> cursorStarts(Collection<String> jobs) {
+    if (jobs.isEmpty()) {
+      return Future.succeededFuture(Map.of());
+    }
+    return pool.preparedQuery(CURSOR_STARTS)
+        .execute(Tuple.of(jobs.toArray(String[]::new)))
         .map(
-            rows ->
-                rows.size() == 0
-                    ? Optional.empty()
-                    : instant(rows.iterator().next(), "first_planned"));
+            rows -> {
+              Map<String, CursorStart> out = new HashMap<>();
+              for (Row r : rows) {
+                out.put(
+                    r.getString("job"),
+                    new CursorStart(instant(r, "last"), instant(r, "first_planned")));
+              }
+              return out;
+            });
   }
 
   /**
-   * Records {@code point} as the job's first planned point unless one is recorded already (it never
-   * changes once written), and answers the recorded one.
+   * For each job, the oldest slot at or after its own bound that a timer fired or recorded (jobs
+   * without one are absent), in one statement.
    */
-  public Future<Instant> recordFirstPlanned(String job, Instant point) {
-    return pool.preparedQuery(FIRST_PLANNED)
-        .execute(Tuple.of(job, point.atOffset(ZoneOffset.UTC)))
-        .map(rows -> rows.iterator().next().getOffsetDateTime("first_planned").toInstant());
+  public Future<Map<String, Instant>> oldestTimerNominalsSince(Map<String, Instant> since) {
+    if (since.isEmpty()) {
+      return Future.succeededFuture(Map.of());
+    }
+    List<String> names = new ArrayList<>(since.keySet());
+    return pool.preparedQuery(OLDEST_TIMER_NOMINALS_SINCE)
+        .execute(
+            Tuple.of(names.toArray(String[]::new), (Object) utc(names.stream().map(since::get))))
+        .map(rows -> instants(rows, "oldest"));
+  }
+
+  /**
+   * Records each job's first planned point unless one is recorded already (it never changes once
+   * written), and answers the recorded ones, in one statement.
+   */
+  public Future<Map<String, Instant>> recordFirstPlanned(Map<String, Instant> points) {
+    if (points.isEmpty()) {
+      return Future.succeededFuture(Map.of());
+    }
+    List<String> names = new ArrayList<>(points.keySet());
+    return pool.preparedQuery(RECORD_FIRST_PLANNED)
+        .execute(
+            Tuple.of(names.toArray(String[]::new), (Object) utc(names.stream().map(points::get))))
+        .map(rows -> instants(rows, "first_planned"));
+  }
+
+  /** Bounds of a job's slots, both included. */
+  public record Span(Instant from, Instant to) {}
+
+  /**
+   * For each job, its slots that have a record (any status) within its span, oldest first, at most
+   * {@code limitEach} per job, in one statement (jobs without any are absent).
+   */
+  public Future<Map<String, NavigableSet<Instant>>> recordedAmong(
+      Map<String, Span> spans, int limitEach) {
+    if (spans.isEmpty()) {
+      return Future.succeededFuture(Map.of());
+    }
+    List<String> names = new ArrayList<>(spans.keySet());
+    return pool.preparedQuery(RECORDED_AMONG)
+        .execute(
+            Tuple.of(
+                names.toArray(String[]::new),
+                utc(names.stream().map(n -> spans.get(n).from())),
+                utc(names.stream().map(n -> spans.get(n).to())),
+                limitEach))
+        .map(
+            rows -> {
+              Map<String, NavigableSet<Instant>> out = new HashMap<>();
+              for (Row r : rows) {
+                out.computeIfAbsent(r.getString("job"), j -> new TreeSet<>())
+                    .add(r.getOffsetDateTime("nominal").toInstant());
+              }
+              return out;
+            });
   }
 
   private static Optional<Instant> instant(Row row, String column) {
     return Optional.ofNullable(row.getOffsetDateTime(column)).map(OffsetDateTime::toInstant);
   }
 
-  /**
-   * The job's slots that have a record (any status) between {@code from} and {@code to}, both
-   * included, oldest first, at most {@code limit}.
-   */
-  public Future<NavigableSet<Instant>> recorded(String job, Instant from, Instant to, int limit) {
-    return pool.preparedQuery(RECORDED)
-        .execute(Tuple.of(job, from.atOffset(ZoneOffset.UTC), to.atOffset(ZoneOffset.UTC), limit))
-        .map(
-            rows -> {
-              NavigableSet<Instant> out = new TreeSet<>();
-              for (Row r : rows) {
-                out.add(r.getOffsetDateTime("nominal").toInstant());
-              }
-              return out;
-            });
+  /** Each row's job with its non-null instant in {@code column}. */
+  private static Map<String, Instant> instants(RowSet<Row> rows, String column) {
+    Map<String, Instant> out = new HashMap<>();
+    for (Row r : rows) {
+      instant(r, column).ifPresent(i -> out.put(r.getString("job"), i));
+    }
+    return out;
+  }
+
+  // Passed as (Object): Tuple.of(first, array) would spread the array as varargs.
+  private static OffsetDateTime[] utc(Stream<Instant> instants) {
+    return instants.map(i -> i.atOffset(ZoneOffset.UTC)).toArray(OffsetDateTime[]::new);
   }
 
   /** The highest fencing token the ledger has accepted for the job (0 if none). */

@@ -1,23 +1,44 @@
 package io.slotkeeper.timers;
 
+import io.slotkeeper.scheduler.schedule.SlotClock;
+import io.slotkeeper.slots.LedgerQueries;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 /**
- * The cursor loads of an engine's timers, a bounded number at a time: a partition gained with
- * hundreds of schedules reads their cursors a few at a time instead of taking every connection of
- * the pool at once. A timer is queued at most once until its load ends.
+ * The cursor loads of an engine's timers, in batches ({@link LedgerCursor#loadAll}) and a bounded
+ * number of batches at a time: a partition gained with thousands of schedules reads their pause
+ * switches and cursors with a few statements per {@value #BATCH} schedules, without taking every
+ * connection of the pool. A timer is queued at most once until its load ends.
  */
 final class CursorLoads {
 
+  // Timers read together; bounds a batch's rows (LedgerCursor.BATCH_SCAN_LIMIT each at most).
+  static final int BATCH = 200;
+
+  private final Vertx vertx;
+  private final LedgerQueries ledger;
+  private final SlotClock clock;
   private final int limit;
   private final Deque<ScheduleTimer> waiting = new ArrayDeque<>();
   private final Set<ScheduleTimer> queued = new HashSet<>();
   private int running;
+  private boolean turnAsked;
 
-  CursorLoads(int limit) {
+  /**
+   * @param limit batches read at once
+   */
+  CursorLoads(Vertx vertx, LedgerQueries ledger, SlotClock clock, int limit) {
+    this.vertx = vertx;
+    this.ledger = ledger;
+    this.clock = clock;
     this.limit = limit;
   }
 
@@ -25,7 +46,15 @@ final class CursorLoads {
   void submit(ScheduleTimer timer) {
     if (queued.add(timer)) {
       waiting.add(timer);
-      next();
+      // On the loop's next turn: the timers of a partition gained now share batches.
+      if (!turnAsked) {
+        turnAsked = true;
+        vertx.runOnContext(
+            v -> {
+              turnAsked = false;
+              next();
+            });
+      }
     }
   }
 
@@ -36,17 +65,50 @@ final class CursorLoads {
 
   private void next() {
     while (running < limit && !waiting.isEmpty()) {
-      ScheduleTimer timer = waiting.poll();
+      List<ScheduleTimer> batch = new ArrayList<>();
+      while (batch.size() < BATCH && !waiting.isEmpty()) {
+        batch.add(waiting.poll());
+      }
       running++;
-      // load() never throws: its failure is the timer's fault, counted by the timer.
-      timer
-          .load()
+      load(batch)
           .onComplete(
               done -> {
                 running--;
-                queued.remove(timer);
+                batch.forEach(queued::remove);
                 next();
               });
     }
+  }
+
+  /** Never fails: a failed load is the timers' fault, counted by each of them. */
+  private Future<Void> load(List<ScheduleTimer> batch) {
+    // Checked now, not when queued: a timer may have stopped, lost its lease or started firing.
+    List<ScheduleTimer> due = batch.stream().filter(ScheduleTimer::wantsLoad).toList();
+    if (due.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    return pauses(due)
+        .compose(
+            v ->
+                LedgerCursor.loadAll(
+                    vertx, ledger, clock, due.stream().map(ScheduleTimer::cursor).toList()))
+        .onSuccess(v -> due.forEach(ScheduleTimer::cursorRead))
+        .onFailure(e -> due.forEach(t -> t.cursorFailed(e)))
+        .otherwiseEmpty();
+  }
+
+  /** The pause switches no batched upkeep read yet; a fault leaves them unknown and goes on. */
+  private Future<Void> pauses(List<ScheduleTimer> due) {
+    List<ScheduleTimer> unknown = due.stream().filter(t -> !t.pauseKnown()).toList();
+    if (unknown.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    return ledger
+        .pausedAmong(unknown.stream().map(t -> t.job().name()).toList())
+        .timeout(LedgerCursor.LOAD_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+        .onSuccess(paused -> unknown.forEach(t -> t.paused(paused.contains(t.job().name()))))
+        .onFailure(e -> unknown.forEach(t -> t.pauseFault(e)))
+        .<Void>mapEmpty()
+        .otherwiseEmpty();
   }
 }

@@ -5,10 +5,16 @@ import io.slotkeeper.scheduler.schedule.SlotClock;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
 import io.slotkeeper.scheduler.schedule.policy.CatchUpPlanner;
 import io.slotkeeper.slots.LedgerQueries;
+import io.slotkeeper.slots.LedgerQueries.CursorStart;
+import io.slotkeeper.slots.LedgerQueries.Span;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.TreeSet;
@@ -18,22 +24,24 @@ import java.util.concurrent.TimeUnit;
  * Where a job's planning resumes, read from the slot ledger: after the newest slot a timer
  * recorded, or before the oldest slot that should have a record and has none. Manual runs and
  * backfills never move it, and it never lies before the job's first planned point, so a restart
- * catches up only what its timers were responsible for.
+ * catches up only what its timers were responsible for. Cursors are read in batches ({@link
+ * #loadAll}): a partition gained with thousands of schedules costs a few statements per batch, not
+ * a few per schedule.
  */
 final class LedgerCursor {
 
   // Records read when looking for holes: a day of a 1-second job.
   static final int HOLE_SCAN_LIMIT = 86_400;
+  // Records per job in a batch's shared scan (bounding its memory); a job that reaches it is
+  // scanned again on its own, up to HOLE_SCAN_LIMIT.
+  static final int BATCH_SCAN_LIMIT = 2_000;
   // The reads plus the walk over a day of records (1-3 s for a 1-second cron job).
   static final Duration LOAD_TIMEOUT = Duration.ofSeconds(15);
 
   /** Where planning resumes, and the slots after that point that already have a record. */
   record Resume(Instant cursor, NavigableSet<Instant> recordedAhead) {}
 
-  private final Vertx vertx;
   private final JobDefinition job;
-  private final LedgerQueries ledger;
-  private final SlotClock clock;
   private Instant position;
   private NavigableSet<Instant> recordedAhead = new TreeSet<>();
   private boolean loaded;
@@ -43,11 +51,8 @@ final class LedgerCursor {
   // Bumped by forget(): a load that began before it must not install its outdated answer.
   private long generation;
 
-  LedgerCursor(Vertx vertx, JobDefinition job, LedgerQueries ledger, SlotClock clock) {
-    this.vertx = vertx;
+  LedgerCursor(JobDefinition job) {
     this.job = job;
-    this.ledger = ledger;
-    this.clock = clock;
   }
 
   /** Whether planning may use the cursor. */
@@ -95,71 +100,175 @@ final class LedgerCursor {
   }
 
   /**
-   * Reads the resume point; fails (the cursor staying unloaded) on any fault or after a timeout.
+   * Reads the resume points of {@code cursors} (of distinct jobs) together: one statement for the
+   * jobs' last records and first planned points, one for the records after them, and one more only
+   * for jobs never planned before. Fails for all of them (each staying unloaded) on any fault or
+   * after a timeout.
    */
-  Future<Void> load() {
-    long started = generation;
-    // No planning from the old cursor meanwhile: what it fired would look like holes.
-    loaded = false;
-    stale = false;
+  static Future<Void> loadAll(
+      Vertx vertx, LedgerQueries ledger, SlotClock clock, List<LedgerCursor> cursors) {
+    Map<String, LedgerCursor> byName = new LinkedHashMap<>();
+    Map<String, Long> started = new HashMap<>();
+    for (LedgerCursor c : cursors) {
+      byName.put(c.job.name(), c);
+      started.put(c.job.name(), c.generation);
+      // No planning from the old cursor meanwhile: what it fired would look like holes.
+      c.loaded = false;
+      c.stale = false;
+    }
     Instant now = clock.now();
     return ledger
-        .lastTimerNominal(job.name())
-        .compose(last -> firstPlanned(last, now).compose(first -> resume(first, last)))
+        .cursorStarts(byName.keySet())
+        .compose(
+            starts ->
+                firstPlanned(ledger, byName, starts, now)
+                    .compose(first -> resumes(vertx, ledger, byName, starts, first)))
         .timeout(LOAD_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-        .onFailure(e -> stale = true)
+        .onFailure(e -> cursors.forEach(c -> c.stale = true))
         .map(
-            resume -> {
-              if (generation == started) {
-                boolean early = resume.cursor().isBefore(notBefore);
-                position = early ? notBefore : resume.cursor();
-                recordedAhead =
-                    early
-                        ? new TreeSet<>(resume.recordedAhead().tailSet(notBefore, false))
-                        : resume.recordedAhead();
-                loaded = true;
-              }
+            resumes -> {
+              byName.forEach((name, c) -> c.install(started.get(name), resumes.get(name)));
               return null;
             });
   }
 
+  private void install(long started, Resume resume) {
+    if (generation != started) {
+      return;
+    }
+    boolean early = resume.cursor().isBefore(notBefore);
+    position = early ? notBefore : resume.cursor();
+    recordedAhead =
+        early
+            ? new TreeSet<>(resume.recordedAhead().tailSet(notBefore, false))
+            : resume.recordedAhead();
+    loaded = true;
+  }
+
   /**
-   * The job's first planned point. A job never planned before starts now (less the planner's grace,
-   * the window a new job fires in); one with timer records from before this point was kept starts
-   * at its oldest record within the catch-up window of its newest.
+   * Each job's first planned point. A job never planned before starts now (less the planner's
+   * grace, the window a new job fires in); one with timer records from before this point was kept
+   * starts at its oldest record within the catch-up window of its newest.
    */
-  private Future<Instant> firstPlanned(Optional<Instant> last, Instant now) {
+  private static Future<Map<String, Instant>> firstPlanned(
+      LedgerQueries ledger,
+      Map<String, LedgerCursor> byName,
+      Map<String, CursorStart> starts,
+      Instant now) {
+    Map<String, Instant> known = new HashMap<>();
+    Map<String, Instant> fresh = new HashMap<>();
+    Map<String, Instant> since = new HashMap<>();
+    byName.forEach(
+        (name, c) -> {
+          CursorStart start = starts.get(name);
+          if (start.firstPlanned().isPresent()) {
+            known.put(name, start.firstPlanned().get());
+          } else if (start.last().isEmpty()) {
+            fresh.put(name, now.minus(CatchUpPlanner.DEFAULT_GRACE));
+          } else {
+            since.put(name, start.last().get().minus(c.job.catchUpWindow()));
+          }
+        });
+    if (fresh.isEmpty() && since.isEmpty()) {
+      return Future.succeededFuture(known);
+    }
     return ledger
-        .firstPlanned(job.name())
+        .oldestTimerNominalsSince(since)
         .compose(
-            known -> {
-              if (known.isPresent()) {
-                return Future.succeededFuture(known.get());
-              }
-              Future<Instant> point =
-                  last.isEmpty()
-                      ? Future.succeededFuture(now.minus(CatchUpPlanner.DEFAULT_GRACE))
-                      : ledger
-                          .oldestTimerNominalSince(
-                              job.name(), last.get().minus(job.catchUpWindow()))
-                          .map(oldest -> oldest.orElse(last.get()));
-              return point.compose(p -> ledger.recordFirstPlanned(job.name(), p));
+            oldest -> {
+              Map<String, Instant> points = new HashMap<>(fresh);
+              since
+                  .keySet()
+                  .forEach(
+                      name ->
+                          points.put(
+                              name,
+                              oldest.getOrDefault(name, starts.get(name).last().orElseThrow())));
+              return ledger.recordFirstPlanned(points);
+            })
+        .map(
+            recorded -> {
+              known.putAll(recorded);
+              return known;
             });
   }
 
-  private Future<Resume> resume(Instant first, Optional<Instant> last) {
-    if (last.isEmpty() || !last.get().isAfter(first)) {
-      return Future.succeededFuture(new Resume(first, new TreeSet<>()));
+  private static Future<Map<String, Resume>> resumes(
+      Vertx vertx,
+      LedgerQueries ledger,
+      Map<String, LedgerCursor> byName,
+      Map<String, CursorStart> starts,
+      Map<String, Instant> first) {
+    Map<String, Resume> out = new HashMap<>();
+    Map<String, Span> spans = new HashMap<>();
+    byName.forEach(
+        (name, c) -> {
+          Instant from = first.get(name);
+          Optional<Instant> last = starts.get(name).last();
+          if (last.isEmpty() || !last.get().isAfter(from)) {
+            out.put(name, new Resume(from, new TreeSet<>()));
+          } else {
+            spans.put(
+                name, new Span(later(from, last.get().minus(c.job.catchUpWindow())), last.get()));
+          }
+        });
+    if (spans.isEmpty()) {
+      return Future.succeededFuture(out);
     }
-    Instant from = later(first, last.get().minus(job.catchUpWindow()));
-    return ledger
-        .recorded(job.name(), from, last.get(), HOLE_SCAN_LIMIT)
+    return recorded(ledger, spans)
         // Off the event loop: with a day of records of a 1-second cron job, the walk took
         // 1.2-3.4 s (cron-utils per step), stalling every timer on that loop.
         .compose(
             recorded ->
                 vertx.executeBlocking(
-                    () -> resumePoint(job.schedule(), recorded, from, last.get()), false));
+                    () -> {
+                      spans.forEach(
+                          (name, span) ->
+                              out.put(
+                                  name,
+                                  resumePoint(
+                                      byName.get(name).job.schedule(),
+                                      recorded.getOrDefault(name, new TreeSet<>()),
+                                      span.from(),
+                                      span.to())));
+                      return out;
+                    },
+                    false));
+  }
+
+  /** The records within each span: a shared scan, then a scan of its own for each long one. */
+  private static Future<Map<String, NavigableSet<Instant>>> recorded(
+      LedgerQueries ledger, Map<String, Span> spans) {
+    return ledger
+        .recordedAmong(spans, BATCH_SCAN_LIMIT)
+        .compose(
+            shared -> {
+              Map<String, Span> cut = new HashMap<>();
+              shared.forEach(
+                  (name, records) -> {
+                    if (records.size() >= BATCH_SCAN_LIMIT) {
+                      cut.put(name, spans.get(name));
+                    }
+                  });
+              if (cut.isEmpty()) {
+                return Future.succeededFuture(shared);
+              }
+              // One at a time: each may read a day of a 1-second job.
+              Future<Void> chain = Future.succeededFuture();
+              for (Map.Entry<String, Span> e : cut.entrySet()) {
+                chain =
+                    chain.compose(
+                        v ->
+                            ledger
+                                .recordedAmong(Map.of(e.getKey(), e.getValue()), HOLE_SCAN_LIMIT)
+                                .map(
+                                    full -> {
+                                      shared.put(e.getKey(), full.get(e.getKey()));
+                                      return null;
+                                    }));
+              }
+              return chain.map(shared);
+            });
   }
 
   /**

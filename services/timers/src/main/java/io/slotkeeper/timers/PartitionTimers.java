@@ -31,14 +31,18 @@ import org.slf4j.LoggerFactory;
  * timers of its schedules, one {@link DueQueue} for all their due times and one bound on their
  * cursor loads. Every upkeep period it announces itself in the {@link InstanceRoster}, works out
  * its fair share of the partitions (the count rounded up over the live instances), acquires free
- * partitions up to it and drains the ones above it. Catalog changes reach the owning partition on
- * this verticle's event loop.
+ * partitions up to it and drains the ones above it; when an instance stops beating, it shares again
+ * at the moment that instance ages out of the roster and its leases expire, so that a takeover
+ * waits for the lease TTL and not for an upkeep on top of it. Catalog changes reach the owning
+ * partition on this verticle's event loop.
  */
 public final class PartitionTimers extends VerticleBase {
 
   private static final Logger log = LoggerFactory.getLogger(PartitionTimers.class);
-  // Cursor loads at once: a partition gained with many schedules must not take the whole pool.
-  static final int CONCURRENT_LOADS = 16;
+  // Cursor batches read at once: a partition gained with many schedules must not take the pool.
+  static final int CONCURRENT_LOADS = 2;
+  // After an expiry, so that the lease (or roster entry) is surely gone when the share runs.
+  static final long WAKE_MARGIN_MILLIS = 50;
 
   /** What the engine reports to health checks. */
   public record Report(
@@ -63,11 +67,13 @@ public final class PartitionTimers extends VerticleBase {
   // Read from other threads (health, metrics, the API).
   private final Map<Integer, Partition> owned = new ConcurrentHashMap<>();
   private final Map<Integer, Long> upkeeps = new HashMap<>();
-  private final CursorLoads loads = new CursorLoads(CONCURRENT_LOADS);
+  private CursorLoads loads;
   private DueQueue due;
   private Context context;
   private long shareTimer = -1;
+  private long wakeTimer = -1;
   private boolean sharing;
+  private boolean shareAgain;
   private boolean stopping;
   private Future<Long> floor;
   private volatile int live = 1;
@@ -111,6 +117,7 @@ public final class PartitionTimers extends VerticleBase {
   public Future<?> start() {
     context = vertx.getOrCreateContext();
     due = new DueQueue(vertx, System::nanoTime);
+    loads = new CursorLoads(vertx, ledger, clock, CONCURRENT_LOADS);
     catalog.onChange(name -> context.runOnContext(v -> changed(name)));
     vertx.runOnContext(v -> share());
     shareTimer = vertx.setPeriodic(period, id -> share());
@@ -126,6 +133,7 @@ public final class PartitionTimers extends VerticleBase {
   public Future<?> stop() {
     stopping = true;
     vertx.cancelTimer(shareTimer);
+    vertx.cancelTimer(wakeTimer);
     upkeeps.values().forEach(vertx::cancelTimer);
     List<Future<Void>> released = new ArrayList<>();
     owned.values().forEach(p -> released.add(p.release()));
@@ -169,9 +177,10 @@ public final class PartitionTimers extends VerticleBase {
         .beat(instanceId)
         .timeout(deadlineMillis, TimeUnit.MILLISECONDS)
         .compose(
-            n -> {
-              live = n;
-              share = InstanceRoster.fairShare(partitions.count(), n);
+            beat -> {
+              live = beat.live();
+              share = InstanceRoster.fairShare(partitions.count(), beat.live());
+              wakeAt(beat.nextAgeOutMillis());
               return rebalance();
             })
         .onFailure(
@@ -182,7 +191,41 @@ public final class PartitionTimers extends VerticleBase {
                   instanceId,
                   e.toString());
             })
-        .onComplete(done -> sharing = false);
+        .onComplete(
+            done -> {
+              sharing = false;
+              if (shareAgain) {
+                shareAgain = false;
+                share();
+              }
+            });
+  }
+
+  /**
+   * Shares again at {@code millis} (wall clock) when that comes before the next periodic share: the
+   * moment an instance that stopped beating ages out of the roster, or a partition lease it held
+   * expires. A dead instance's schedules are then taken over when its lease ends, not up to an
+   * upkeep period later. In a steady fleet every such moment lies beyond the next share.
+   */
+  private void wakeAt(long millis) {
+    long in = millis - System.currentTimeMillis() + WAKE_MARGIN_MILLIS;
+    if (in >= period || stopping) {
+      return;
+    }
+    if (wakeTimer >= 0) {
+      vertx.cancelTimer(wakeTimer);
+    }
+    wakeTimer =
+        vertx.setTimer(
+            Math.max(1, in),
+            id -> {
+              wakeTimer = -1;
+              if (sharing) {
+                shareAgain = true; // this share read the roster and leases before the expiry
+              } else {
+                share();
+              }
+            });
   }
 
   private Future<Void> rebalance() {
@@ -217,7 +260,37 @@ public final class PartitionTimers extends VerticleBase {
     return leases
         .holders(names)
         .timeout(deadlineMillis, TimeUnit.MILLISECONDS)
-        .compose(holders -> acquireUpTo(candidates(holders), 0, wanted));
+        .compose(
+            holders ->
+                acquireUpTo(candidates(holders), 0, wanted)
+                    .compose(left -> left > 0 ? wakeAtExpiry(names, holders) : succeeded()));
+  }
+
+  /** Short of its share: wakes when the first partition another instance holds expires. */
+  private Future<Void> wakeAtExpiry(List<String> names, List<Optional<String>> holders) {
+    List<String> others = new ArrayList<>();
+    for (int i = 0; i < names.size(); i++) {
+      if (holders.get(i).filter(h -> !h.equals(instanceId)).isPresent()) {
+        others.add(names.get(i));
+      }
+    }
+    long now = System.currentTimeMillis();
+    return leases
+        .remaining(others)
+        .timeout(deadlineMillis, TimeUnit.MILLISECONDS)
+        .map(
+            left -> {
+              left.stream()
+                  .flatMap(Optional::stream)
+                  .mapToLong(Duration::toMillis)
+                  .min()
+                  .ifPresent(ms -> wakeAt(now + ms));
+              return null;
+            });
+  }
+
+  private static Future<Void> succeeded() {
+    return Future.succeededFuture();
   }
 
   /** Free partitions (and lost ones of this instance first), from an offset of this instance. */
@@ -254,9 +327,13 @@ public final class PartitionTimers extends VerticleBase {
     return (int) Math.floorMod(digest, (long) partitions.count());
   }
 
-  private Future<Void> acquireUpTo(List<Integer> candidates, int next, int wanted) {
+  /**
+   * Acquires candidates from {@code next} on until {@code wanted} are gained; answers how many are
+   * still wanted.
+   */
+  private Future<Integer> acquireUpTo(List<Integer> candidates, int next, int wanted) {
     if (wanted == 0 || next >= candidates.size() || stopping) {
-      return Future.succeededFuture();
+      return Future.succeededFuture(wanted);
     }
     return acquire(candidates.get(next))
         .compose(gained -> acquireUpTo(candidates, next + 1, gained ? wanted - 1 : wanted));
@@ -377,7 +454,6 @@ public final class PartitionTimers extends VerticleBase {
   }
 
   private ScheduleTimer newTimer(Partition p, JobDefinition job) {
-    return new ScheduleTimer(
-        vertx, job, runner, commands, ledger, clock, instanceId, p::lease, due);
+    return new ScheduleTimer(vertx, job, runner, commands, clock, instanceId, p::lease, due);
   }
 }

@@ -7,13 +7,11 @@ import io.slotkeeper.scheduler.schedule.SlotClock;
 import io.slotkeeper.scheduler.schedule.job.JobDefinition;
 import io.slotkeeper.slots.LedgerQueries;
 import io.slotkeeper.timers.TimerHealth.Step;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,9 +20,9 @@ import org.slf4j.LoggerFactory;
  * The timer of one schedule, a plain object hosted by its partition ({@link Partition}) on the
  * engine's event loop: it sequences the schedule's parts ({@link LedgerCursor}, {@link DuePlanner},
  * {@link SlotDispatch}, {@link SlotRecorder}, {@link TimerHealth}) under its partition's lease. It
- * makes no Redis call and reads the ledger only to load its cursor (when its partition is gained,
- * when it is created or changed, and after a slot ended without a record); pause and stalled slots
- * are read for the whole partition at once.
+ * makes no Redis call and no ledger read of its own: its cursor is read in batches by {@link
+ * CursorLoads} (when its partition is gained, when it is created or changed, and after a slot ended
+ * without a record), pause and stalled slots for the whole partition at once.
  */
 final class ScheduleTimer {
 
@@ -32,7 +30,6 @@ final class ScheduleTimer {
 
   private final JobDefinition job;
   private final SlotkeeperMetrics metrics;
-  private final LedgerQueries ledger;
   private final SlotClock clock;
   private final Supplier<Optional<Lease>> lease;
   private final TimerHealth health;
@@ -52,18 +49,16 @@ final class ScheduleTimer {
       JobDefinition job,
       SlotRunner runner,
       CommandBatcher commands,
-      LedgerQueries ledger,
       SlotClock clock,
       String instanceId,
       Supplier<Optional<Lease>> lease,
       DueQueue due) {
     this.job = job;
     this.metrics = runner.metrics();
-    this.ledger = ledger;
     this.clock = clock;
     this.lease = lease;
     this.health = new TimerHealth(job.name(), job.schedule(), runner.metrics());
-    this.cursor = new LedgerCursor(vertx, job, ledger, clock);
+    this.cursor = new LedgerCursor(job);
     SlotRecorder recorder =
         new SlotRecorder(
             vertx, job.name(), commands, runner.metrics(), health, clock, instanceId, lease);
@@ -145,42 +140,39 @@ final class ScheduleTimer {
         && (predecessor == null || predecessor.idle());
   }
 
-  /** Reads the pause switch (if no batch read it yet) and the cursor, then plans. */
-  Future<Void> load() {
-    if (!wantsLoad()) {
-      return Future.succeededFuture();
+  /** The cursor, read in batches by {@link CursorLoads}. */
+  LedgerCursor cursor() {
+    return cursor;
+  }
+
+  /** Whether the pause switch was read (by the partition's upkeep or with the cursor). */
+  boolean pauseKnown() {
+    return pauseKnown;
+  }
+
+  /** The pause switch could not be read with the cursor: the next upkeep reads it. */
+  void pauseFault(Throwable e) {
+    health.fault(Step.PAUSE_STATE, e, clock.now());
+  }
+
+  /** The cursor was read: planning starts. */
+  void cursorRead() {
+    predecessor = null;
+    loadFailed = false;
+    health.maintained();
+    // Stalled counts from here: a timer waiting for its load was not behind by choice.
+    health.progressed(clock.now());
+    planner.plan();
+  }
+
+  /** The cursor could not be read: counted here, read again at the partition's next upkeep. */
+  void cursorFailed(Throwable e) {
+    // Once per outage, not once per retry: thousands of schedules retry every upkeep.
+    if (!loadFailed) {
+      log.warn("timer of job {}: {} failed: {}", job.name(), Step.CURSOR.tag(), e.toString());
     }
-    Future<Void> pause =
-        pauseKnown
-            ? Future.succeededFuture()
-            : ledger
-                .paused(job.name())
-                .timeout(LedgerCursor.LOAD_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-                .onSuccess(this::paused)
-                .onFailure(e -> health.fault(Step.PAUSE_STATE, e, clock.now()))
-                .<Void>mapEmpty()
-                .otherwiseEmpty();
-    return pause
-        .compose(v -> cursor.load())
-        .onSuccess(
-            v -> {
-              predecessor = null;
-              loadFailed = false;
-              health.maintained();
-              // Stalled counts from here: a timer waiting for its load was not behind by choice.
-              health.progressed(clock.now());
-              planner.plan();
-            })
-        .onFailure(
-            e -> {
-              // Once per outage, not once per retry: thousands of schedules retry every upkeep.
-              if (!loadFailed) {
-                log.warn(
-                    "timer of job {}: {} failed: {}", job.name(), Step.CURSOR.tag(), e.toString());
-              }
-              loadFailed = true;
-              health.fault(Step.CURSOR, e, clock.now());
-            });
+    loadFailed = true;
+    health.fault(Step.CURSOR, e, clock.now());
   }
 
   /** The upkeep's safety net: plans when nothing is scheduled (after a fault, say). */
