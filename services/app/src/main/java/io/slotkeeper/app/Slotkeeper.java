@@ -133,7 +133,7 @@ public final class Slotkeeper implements AutoCloseable {
     new JvmThreadMetrics().bindTo(meters);
     new ProcessorMetrics().bindTo(meters);
     new UptimeMetrics().bindTo(meters);
-    SlotkeeperMetrics metrics = new SlotkeeperMetrics(meters);
+    SlotkeeperMetrics metrics = new SlotkeeperMetrics(meters, config.metricsSchedules());
 
     Database database =
         Database.open(

@@ -56,5 +56,27 @@ class FreshInstanceMetricsIT {
             .anyMatch(l -> l.startsWith(metric + "{") && l.contains("job=\"" + job + "\""));
       }
     }
+    // Within the default limit, no schedule is summed under _other.
+    assertThat(scrape).contains("slotkeeper_metrics_schedules_overflow{");
+    assertThat(scrape.lines()).noneMatch(l -> !l.startsWith("#") && l.contains("job=\"_other\""));
+  }
+
+  @Test
+  void beyondTheScheduleLimitTheSchedulesAfterTheFirstByNameAreSummedAsOther() {
+    try (AppHarness limited =
+        new AppHarness("fresh_metrics_limited", Map.of("SLOTKEEPER_METRICS_SCHEDULES", "2"))) {
+      List<String> scrape = limited.get("/metrics", null).body().lines().toList();
+      for (String job : JOBS) {
+        boolean own = job.equals("daily-report") || job.equals("inventory-sync");
+        assertThat(scrape)
+            .as(job)
+            .filteredOn(l -> l.contains("job=\"" + job + "\""))
+            .hasSize(own ? 43 : 0);
+      }
+      assertThat(scrape)
+          .anyMatch(l -> l.startsWith("slotkeeper_slot_expected_total{") && l.contains("_other"))
+          .noneMatch(l -> l.startsWith("slotkeeper_lease_held{") && l.contains("_other"))
+          .anyMatch(l -> l.matches("slotkeeper_metrics_schedules_overflow\\{.*} 3\\.0"));
+    }
   }
 }

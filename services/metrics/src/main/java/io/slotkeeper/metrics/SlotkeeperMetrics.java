@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
@@ -32,7 +33,13 @@ import java.util.function.ToDoubleFunction;
  *       slotkeeper_lease_changes_total{job}}, {@code slotkeeper_timer_partitions}, {@code
  *       slotkeeper_timer_partitions_held}, {@code slotkeeper_clock_skew_seconds}
  *   <li>{@code slotkeeper_job_stalled{job}}, {@code slotkeeper_timer_errors_total{job,step}}
+ *   <li>{@code slotkeeper_metrics_schedules_overflow}
  * </ul>
+ *
+ * <p>With a schedule limit, the schedules beyond it share the {@code job} (or {@code schedule})
+ * value {@code _other} and have no gauges ({@link ScheduleSeries} says which and why). What a
+ * schedule registers at zero is kept, to register it again when the schedule moves across the
+ * limit.
  */
 public final class SlotkeeperMetrics {
 
@@ -79,6 +86,10 @@ public final class SlotkeeperMetrics {
   };
 
   private final MeterRegistry registry;
+  // Null: every schedule has series of its own.
+  private final ScheduleSeries schedules;
+  // What each schedule registers at zero (by kind), run again when its label changes.
+  private final Map<String, Map<String, Runnable>> atZero = new ConcurrentHashMap<>();
   // The per-request meters, by their tags (see command()).
   private final Map<Series, Counter> commandCounters = new ConcurrentHashMap<>();
   private final Map<String, Timer> commandTimers = new ConcurrentHashMap<>();
@@ -89,8 +100,24 @@ public final class SlotkeeperMetrics {
   /** Two tag values that name a series. */
   private record Series(String first, String second) {}
 
+  /** Every schedule with series of its own (tests and tools). */
   public SlotkeeperMetrics(MeterRegistry registry) {
     this.registry = registry;
+    this.schedules = null;
+  }
+
+  /**
+   * At most {@code schedules} schedules with series of their own ({@code
+   * SLOTKEEPER_METRICS_SCHEDULES}); the others are {@code _other}.
+   */
+  public SlotkeeperMetrics(MeterRegistry registry, int schedules) {
+    this.registry = registry;
+    this.schedules = new ScheduleSeries(schedules);
+    Gauge.builder(
+            "slotkeeper.metrics.schedules.overflow", this.schedules, ScheduleSeries::overflowing)
+        .description("schedules beyond SLOTKEEPER_METRICS_SCHEDULES, reported as job=\"_other\"")
+        .strongReference(true)
+        .register(registry);
   }
 
   /** Meters that go nowhere (tests and tools that do not scrape). */
@@ -102,22 +129,67 @@ public final class SlotkeeperMetrics {
     return registry;
   }
 
-  /** Creates the job's series at zero, so that dashboards and alerts see them before any slot. */
-  public void registerJob(String job) {
-    for (SlotOutcome outcome : SlotOutcome.values()) {
-      slotCounter(job, outcome);
+  /**
+   * Registers a schedule and creates its series at zero, so that dashboards and alerts see them
+   * before any slot. Until then its meters are {@code _other} when there is a limit.
+   */
+  public synchronized void registerJob(String job) {
+    if (schedules != null) {
+      String moved = schedules.add(job);
+      if (moved != null) {
+        relabel(moved);
+      }
     }
-    expectedCounter(job);
-    leaseChangesCounter(job);
-    slotLagTimer(job);
-    slotDurationTimer(job);
+    atZero(
+        job,
+        "job",
+        () -> {
+          for (SlotOutcome outcome : SlotOutcome.values()) {
+            slotCounter(job, outcome);
+          }
+          expectedCounter(job);
+          leaseChangesCounter(job);
+          slotLagTimer(job);
+          slotDurationTimer(job);
+        });
   }
 
   /**
    * Removes every series of a schedule that no longer exists (tagged {@code job} or {@code
-   * schedule} with its name): a deleted name is never used again, so they would only pile up.
+   * schedule} with its name): a deleted name is never used again, so they would only pile up. Its
+   * place among the schedules with series of their own goes to the first of the others by name.
    */
-  public void forgetJob(String job) {
+  public synchronized void forgetJob(String job) {
+    atZero.remove(job);
+    String moved = schedules == null ? null : schedules.remove(job);
+    removeSeriesOf(job);
+    if (moved != null) {
+      relabel(moved);
+    }
+  }
+
+  /** Registers the schedule's series at zero now, and again whenever its label changes. */
+  private synchronized void atZero(String job, String kind, Runnable register) {
+    if (schedules != null) {
+      atZero.computeIfAbsent(job, k -> new ConcurrentHashMap<>()).put(kind, register);
+    }
+    register.run();
+  }
+
+  /**
+   * The schedule moved across the limit (its label changed already): into {@code _other}, its own
+   * series go; either way, its zero series are registered under the new label.
+   */
+  private void relabel(String job) {
+    if (label(job).equals(ScheduleSeries.OTHER)) {
+      removeSeriesOf(job);
+    } else {
+      forgetCached(job);
+    }
+    atZero.getOrDefault(job, Map.of()).values().forEach(Runnable::run);
+  }
+
+  private void removeSeriesOf(String job) {
     List<Meter> gone =
         registry.getMeters().stream()
             .filter(
@@ -125,8 +197,31 @@ public final class SlotkeeperMetrics {
                     job.equals(m.getId().getTag("job")) || job.equals(m.getId().getTag("schedule")))
             .toList();
     gone.forEach(registry::remove);
+    forgetCached(job);
+  }
+
+  private void forgetCached(String job) {
     deliveryCounters.keySet().removeIf(k -> k.first().equals(job));
     deliveryTimers.remove(job);
+  }
+
+  private String label(String job) {
+    return schedules == null ? job : schedules.label(job);
+  }
+
+  /**
+   * The schedule's meter under its current label. A schedule moving to {@code _other} loses its
+   * meters after its label changed, so one created under its name in between is removed here.
+   */
+  private <M extends Meter> M ofSchedule(String job, Function<String, M> register) {
+    String label = label(job);
+    M meter = register.apply(label);
+    String now = label(job);
+    if (!now.equals(label) && now.equals(ScheduleSeries.OTHER)) {
+      registry.remove(meter);
+      meter = register.apply(now);
+    }
+    return meter;
   }
 
   public void slot(String job, SlotOutcome outcome) {
@@ -148,42 +243,56 @@ public final class SlotkeeperMetrics {
    * failure). The outcomes are a fixed set; schedule names are chosen by operators.
    */
   public void delivery(String schedule, String outcome, Duration latency) {
+    // Cached by label: a schedule whose label changes has its entries removed (relabel).
+    String label = label(schedule);
     deliveryCounters
         .computeIfAbsent(
-            new Series(schedule, outcome),
+            new Series(label, outcome),
             k ->
-                Counter.builder("slotkeeper.deliveries")
-                    .description("HTTP target delivery attempts, by how they ended")
-                    .tag("schedule", schedule)
-                    .tag("outcome", outcome)
-                    .register(registry))
+                ofSchedule(
+                    schedule,
+                    l ->
+                        Counter.builder("slotkeeper.deliveries")
+                            .description("HTTP target delivery attempts, by how they ended")
+                            .tag("schedule", l)
+                            .tag("outcome", outcome)
+                            .register(registry)))
         .increment();
     deliveryTimers
         .computeIfAbsent(
-            schedule,
+            label,
             k ->
-                Timer.builder("slotkeeper.delivery")
-                    .description("HTTP target delivery attempts, from request to answer")
-                    .tag("schedule", schedule)
-                    .serviceLevelObjectives(SLO_BUCKETS)
-                    .register(registry))
+                ofSchedule(
+                    schedule,
+                    l ->
+                        Timer.builder("slotkeeper.delivery")
+                            .description("HTTP target delivery attempts, from request to answer")
+                            .tag("schedule", l)
+                            .serviceLevelObjectives(SLO_BUCKETS)
+                            .register(registry)))
         .record(latency);
   }
 
   private Timer slotLagTimer(String job) {
-    return Timer.builder("slotkeeper.slot.lag")
-        .description("from a slot's nominal instant to its fire")
-        .tag("job", job)
-        .serviceLevelObjectives(SLO_BUCKETS)
-        .register(registry);
+    return ofSchedule(
+        job,
+        l ->
+            Timer.builder("slotkeeper.slot.lag")
+                .description("from a slot's nominal instant to its fire")
+                .tag("job", l)
+                .serviceLevelObjectives(SLO_BUCKETS)
+                .register(registry));
   }
 
   private Timer slotDurationTimer(String job) {
-    return Timer.builder("slotkeeper.slot.duration")
-        .description("the job handler's run time for one slot attempt")
-        .tag("job", job)
-        .serviceLevelObjectives(SLO_BUCKETS)
-        .register(registry);
+    return ofSchedule(
+        job,
+        l ->
+            Timer.builder("slotkeeper.slot.duration")
+                .description("the job handler's run time for one slot attempt")
+                .tag("job", l)
+                .serviceLevelObjectives(SLO_BUCKETS)
+                .register(registry));
   }
 
   /** Slots the schedule says fell due (computed from the schedule alone). */
@@ -277,7 +386,15 @@ public final class SlotkeeperMetrics {
 
   /** 1 while this instance holds the job's lease. */
   public void leaseHeld(String job, Supplier<Boolean> held) {
-    jobFlag("slotkeeper.lease.held", "1 on the instance that holds the job's lease", job, held);
+    atZero(
+        job,
+        "lease.held",
+        () ->
+            jobFlag(
+                "slotkeeper.lease.held",
+                "1 on the instance that holds the job's lease",
+                job,
+                held));
   }
 
   /**
@@ -295,8 +412,14 @@ public final class SlotkeeperMetrics {
         .register(registry);
   }
 
-  /** A per-job gauge that reads 1 while {@code flag} is true, else 0. */
+  /**
+   * A per-job gauge that reads 1 while {@code flag} is true, else 0; none for {@code _other} (one
+   * value for many schedules means nothing). Registered under the lock that moves schedules.
+   */
   private void jobFlag(String name, String description, String job, Supplier<Boolean> flag) {
+    if (label(job).equals(ScheduleSeries.OTHER)) {
+      return;
+    }
     Gauge.builder(name, flag, f -> Boolean.TRUE.equals(f.get()) ? 1 : 0)
         .description(description)
         .tag("job", job)
@@ -327,21 +450,32 @@ public final class SlotkeeperMetrics {
 
   /** 1 while this instance holds the job's lease and the job fired nothing for two periods. */
   public void jobStalled(String job, Supplier<Boolean> stalled) {
-    jobFlag(
-        "slotkeeper.job.stalled",
-        "1 while this instance holds the job's lease but fired no slot for 2 periods",
+    atZero(
         job,
-        stalled);
+        "job.stalled",
+        () ->
+            jobFlag(
+                "slotkeeper.job.stalled",
+                "1 while this instance holds the job's lease but fired no slot for 2 periods",
+                job,
+                stalled));
   }
 
   /**
-   * Creates the job's timer-fault series at zero: {@code increase()} then counts the first fault
-   * too, and the alert sees the series before it.
+   * Creates the job's timer-fault series at zero; called where the job's timer runs (only that
+   * instance counts the job's faults). Not lazily at the first fault: the alert
+   * SlotkeeperTimerFaults and the dashboard read {@code increase()}, which does not count the first
+   * fault of a series that appears at 1, so a single fault would never show.
    */
   public void registerTimerErrors(String job, Iterable<String> steps) {
-    for (String step : steps) {
-      timerErrorCounter(job, step);
-    }
+    atZero(
+        job,
+        "timer.errors",
+        () -> {
+          for (String step : steps) {
+            timerErrorCounter(job, step);
+          }
+        });
   }
 
   /** A PostgreSQL or Redis call on the job's timer failed or timed out at {@code step}. */
@@ -350,11 +484,14 @@ public final class SlotkeeperMetrics {
   }
 
   private Counter timerErrorCounter(String job, String step) {
-    return Counter.builder("slotkeeper.timer.errors")
-        .description("faults of the timers' PostgreSQL and Redis calls, by job and step")
-        .tag("job", job)
-        .tag("step", step)
-        .register(registry);
+    return ofSchedule(
+        job,
+        l ->
+            Counter.builder("slotkeeper.timer.errors")
+                .description("faults of the timers' PostgreSQL and Redis calls, by job and step")
+                .tag("job", l)
+                .tag("step", step)
+                .register(registry));
   }
 
   // ---- end of timer health ----
@@ -388,24 +525,34 @@ public final class SlotkeeperMetrics {
   }
 
   private Counter slotCounter(String job, SlotOutcome outcome) {
-    return Counter.builder("slotkeeper.slots")
-        .description("slots by outcome (fired, completed, failed, duplicate, skipped, missed ...)")
-        .tag("job", job)
-        .tag("outcome", outcome.tag())
-        .register(registry);
+    return ofSchedule(
+        job,
+        l ->
+            Counter.builder("slotkeeper.slots")
+                .description(
+                    "slots by outcome (fired, completed, failed, duplicate, skipped, missed ...)")
+                .tag("job", l)
+                .tag("outcome", outcome.tag())
+                .register(registry));
   }
 
   private Counter expectedCounter(String job) {
-    return Counter.builder("slotkeeper.slot.expected")
-        .description("slots due by the schedule alone since this instance started")
-        .tag("job", job)
-        .register(registry);
+    return ofSchedule(
+        job,
+        l ->
+            Counter.builder("slotkeeper.slot.expected")
+                .description("slots due by the schedule alone since this instance started")
+                .tag("job", l)
+                .register(registry));
   }
 
   private Counter leaseChangesCounter(String job) {
-    return Counter.builder("slotkeeper.lease.changes")
-        .description("times this instance acquired the job's lease")
-        .tag("job", job)
-        .register(registry);
+    return ofSchedule(
+        job,
+        l ->
+            Counter.builder("slotkeeper.lease.changes")
+                .description("times this instance acquired the job's lease")
+                .tag("job", l)
+                .register(registry));
   }
 }

@@ -4,6 +4,7 @@ import io.slotkeeper.metrics.SlotkeeperMetrics;
 import io.slotkeeper.scheduler.schedule.Schedule;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -66,10 +67,12 @@ public final class TimerHealth {
   private Instant unableSince;
   private volatile StallPoint stallPoint;
 
+  /** Also creates the job's fault counters at zero: this instance now runs the job's timer. */
   TimerHealth(String job, Schedule schedule, SlotkeeperMetrics metrics) {
     this.job = job;
     this.schedule = schedule;
     this.metrics = metrics;
+    metrics.registerTimerErrors(job, Arrays.stream(Step.values()).map(Step::tag).toList());
   }
 
   /** The lease was gained ({@code true}) or is gone: progress is measured from a gain. */

@@ -10,7 +10,6 @@ import io.slotkeeper.slots.LedgerQueries;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -120,15 +119,14 @@ public final class Timers {
             });
   }
 
-  /** Creates the job's series at zero on every instance, whether it runs the job or not. */
+  /**
+   * Creates the job's series at zero on every instance, whether it runs the job or not (its timer
+   * faults: where its timer runs, see {@link TimerHealth}).
+   */
   private void register(String job) {
     runner.metrics().registerJob(job);
     runner.metrics().leaseHeld(job, () -> heldLease(job).isPresent());
     runner.metrics().jobStalled(job, () -> stalled(job));
-    runner
-        .metrics()
-        .registerTimerErrors(
-            job, Arrays.stream(TimerHealth.Step.values()).map(TimerHealth.Step::tag).toList());
   }
 
   /** The schedules, as they are now. */

@@ -61,4 +61,12 @@ class TimerHealthTest {
     assertThat(health.report(T0.plusSeconds(3)).failing()).isFalse();
     assertThat(health.report(T0.plusSeconds(3)).lastFault()).isPresent();
   }
+
+  @Test
+  void theJobsFaultCountersExistAtZeroOnceItsTimerRunsHere() {
+    // increase() over a series that appears at 1 would not count the first fault.
+    assertThat(registry.find("slotkeeper.timer.errors").tag("job", "tick").counters())
+        .hasSize(Step.values().length)
+        .allSatisfy(c -> assertThat(c.count()).isZero());
+  }
 }

@@ -44,6 +44,7 @@ public record SlotkeeperConfig(
     Duration streamGapTimeout,
     int httpEventLoops,
     int aggregateCacheSize,
+    int metricsSchedules,
     Duration grpcKeepAlive,
     Duration grpcKeepAliveTimeout,
     ClientLimits limits,
@@ -89,6 +90,12 @@ public record SlotkeeperConfig(
 
   /** Aggregates kept in memory when no size is configured (the write side's default too). */
   public static final int DEFAULT_AGGREGATE_CACHE_SIZE = 10_000;
+
+  /**
+   * Schedules with /metrics series of their own when none is configured: about 50 series each, so
+   * at most some 50,000 per scrape; the rest share the value {@code _other} (docs/operations.md).
+   */
+  public static final int DEFAULT_METRICS_SCHEDULES = 1_000;
 
   /** Command executor threads when none are configured. */
   public static final int DEFAULT_COMMAND_THREADS = 8;
@@ -163,6 +170,7 @@ public record SlotkeeperConfig(
             1,
             64),
         s.intRange("SLOTKEEPER_AGGREGATE_CACHE_SIZE", DEFAULT_AGGREGATE_CACHE_SIZE, 1, 10_000_000),
+        s.intRange("SLOTKEEPER_METRICS_SCHEDULES", DEFAULT_METRICS_SCHEDULES, 0, 1_000_000),
         // Under the 60 s idle timeout of common load balancers and NATs; PT0S turns pings off.
         s.durationOrOff("SLOTKEEPER_GRPC_KEEPALIVE", Duration.ofSeconds(30), Duration.ofSeconds(1)),
         s.duration(

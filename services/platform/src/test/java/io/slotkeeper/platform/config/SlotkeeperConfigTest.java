@@ -95,6 +95,18 @@ class SlotkeeperConfigTest {
   }
 
   @Test
+  void theSchedulesWithMetricSeriesOfTheirOwnAreBounded() {
+    assertThat(SlotkeeperConfig.from(Map.of()).metricsSchedules()).isEqualTo(1_000);
+    assertThat(
+            SlotkeeperConfig.from(Map.of("SLOTKEEPER_METRICS_SCHEDULES", "0")).metricsSchedules())
+        .isZero();
+    assertThatThrownBy(
+            () -> SlotkeeperConfig.from(Map.of("SLOTKEEPER_METRICS_SCHEDULES", "1000001")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("SLOTKEEPER_METRICS_SCHEDULES: must be between 0 and 1000000");
+  }
+
+  @Test
   void timerPartitionsAndTheirLeaseTtlHaveDefaultsAndBounds() {
     SlotkeeperConfig defaults = SlotkeeperConfig.from(Map.of());
     assertThat(defaults.timerPartitions()).isEqualTo(64);
