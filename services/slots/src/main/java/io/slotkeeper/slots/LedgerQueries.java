@@ -115,14 +115,7 @@ public final class LedgerQueries {
    * without one are absent), in one statement.
    */
   public Future<Map<String, Instant>> oldestTimerNominalsSince(Map<String, Instant> since) {
-    if (since.isEmpty()) {
-      return Future.succeededFuture(Map.of());
-    }
-    List<String> names = new ArrayList<>(since.keySet());
-    return pool.preparedQuery(OLDEST_TIMER_NOMINALS_SINCE)
-        .execute(
-            Tuple.of(names.toArray(String[]::new), (Object) utc(names.stream().map(since::get))))
-        .map(rows -> instants(rows, "oldest"));
+    return instantPerJob(OLDEST_TIMER_NOMINALS_SINCE, since, "oldest");
   }
 
   /**
@@ -130,14 +123,20 @@ public final class LedgerQueries {
    * written), and answers the recorded ones, in one statement.
    */
   public Future<Map<String, Instant>> recordFirstPlanned(Map<String, Instant> points) {
-    if (points.isEmpty()) {
+    return instantPerJob(RECORD_FIRST_PLANNED, points, "first_planned");
+  }
+
+  /** Runs {@code sql} on the jobs and their instants ($1, $2) and reads one instant per job. */
+  private Future<Map<String, Instant>> instantPerJob(
+      String sql, Map<String, Instant> jobs, String column) {
+    if (jobs.isEmpty()) {
       return Future.succeededFuture(Map.of());
     }
-    List<String> names = new ArrayList<>(points.keySet());
-    return pool.preparedQuery(RECORD_FIRST_PLANNED)
+    List<String> names = new ArrayList<>(jobs.keySet());
+    return pool.preparedQuery(sql)
         .execute(
-            Tuple.of(names.toArray(String[]::new), (Object) utc(names.stream().map(points::get))))
-        .map(rows -> instants(rows, "first_planned"));
+            Tuple.of(names.toArray(String[]::new), (Object) utc(names.stream().map(jobs::get))))
+        .map(rows -> instants(rows, column));
   }
 
   /** Bounds of a job's slots, both included. */

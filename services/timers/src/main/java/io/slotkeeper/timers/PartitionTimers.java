@@ -266,7 +266,10 @@ public final class PartitionTimers extends VerticleBase {
                     .compose(left -> left > 0 ? wakeAtExpiry(names, holders) : succeeded()));
   }
 
-  /** Short of its share: wakes when the first partition another instance holds expires. */
+  /**
+   * Short of its share: wakes when the first partition another instance held (at the holders' read)
+   * expires, or at once when one expired meanwhile.
+   */
   private Future<Void> wakeAtExpiry(List<String> names, List<Optional<String>> holders) {
     List<String> others = new ArrayList<>();
     for (int i = 0; i < names.size(); i++) {
@@ -280,9 +283,9 @@ public final class PartitionTimers extends VerticleBase {
         .timeout(deadlineMillis, TimeUnit.MILLISECONDS)
         .map(
             left -> {
+              // One that expired since the holders were read is free now: share again at once.
               left.stream()
-                  .flatMap(Optional::stream)
-                  .mapToLong(Duration::toMillis)
+                  .mapToLong(d -> d.map(Duration::toMillis).orElse(0L))
                   .min()
                   .ifPresent(ms -> wakeAt(now + ms));
               return null;
@@ -328,15 +331,26 @@ public final class PartitionTimers extends VerticleBase {
   }
 
   /**
-   * Acquires candidates from {@code next} on until {@code wanted} are gained; answers how many are
-   * still wanted.
+   * Acquires candidates from {@code next} on until {@code wanted} are gained, as many at once as
+   * are still wanted (one at a time, a takeover of ten partitions waited for ten round trips on a
+   * busy event loop); answers how many are still wanted.
    */
   private Future<Integer> acquireUpTo(List<Integer> candidates, int next, int wanted) {
     if (wanted == 0 || next >= candidates.size() || stopping) {
       return Future.succeededFuture(wanted);
     }
-    return acquire(candidates.get(next))
-        .compose(gained -> acquireUpTo(candidates, next + 1, gained ? wanted - 1 : wanted));
+    int end = Math.min(candidates.size(), next + wanted);
+    List<Future<Boolean>> tries = new ArrayList<>();
+    for (int i = next; i < end; i++) {
+      tries.add(acquire(candidates.get(i)));
+    }
+    return Future.join(tries)
+        .transform(
+            done -> {
+              int gained =
+                  (int) tries.stream().filter(t -> Boolean.TRUE.equals(t.result())).count();
+              return acquireUpTo(candidates, end, wanted - gained);
+            });
   }
 
   private Future<Boolean> acquire(int number) {

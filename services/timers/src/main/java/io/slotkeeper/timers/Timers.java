@@ -86,7 +86,8 @@ public final class Timers {
     }
     Partitions partitions = new Partitions(settings.partitions());
     Timers timers = new Timers(catalog, partitions, runner, clock);
-    catalog.all().forEach(job -> timers.register(job.name()));
+    // By name: the first by name get series of their own; in this order none is moved again.
+    catalog.all().stream().map(JobDefinition::name).sorted().forEach(timers::register);
     catalog.onChange(
         name ->
             catalog

@@ -22,6 +22,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * {@code /health/live}: the process answers (no I/O, cheap enough for a tight liveness probe).
@@ -196,13 +197,20 @@ public final class HealthRoutes {
    * often.
    */
   private JsonObject timers() {
+    return timerSummary(
+        timers.catalog().all().stream().map(JobDefinition::name).toList(), timers::health);
+  }
+
+  /** {@link #timers()} of the named schedules with their timers' reports (empty: not hosted). */
+  static JsonObject timerSummary(
+      List<String> schedules, Function<String, Optional<TimerHealth.Report>> health) {
     int hosted = 0;
     int held = 0;
     int stalled = 0;
     int failing = 0;
     JsonObject problems = new JsonObject();
-    for (JobDefinition job : timers.catalog().all()) {
-      Optional<TimerHealth.Report> report = timers.health(job.name());
+    for (String name : schedules) {
+      Optional<TimerHealth.Report> report = health.apply(name);
       if (report.isEmpty()) {
         continue;
       }
@@ -216,7 +224,7 @@ public final class HealthRoutes {
       stalled += status.equals("STALLED") ? 1 : 0;
       failing += status.equals("FAILING") ? 1 : 0;
       if (problems.size() < LISTED_PROBLEMS) {
-        problems.put(job.name(), problem(status, r));
+        problems.put(name, problem(status, r));
       }
     }
     JsonObject j =
