@@ -20,6 +20,27 @@ class CronScheduleTest {
   private static final ZoneId NEW_YORK = ZoneId.of("America/New_York");
 
   @Test
+  void rememberedAnswersAreTheAnswersAFreshScheduleGives() {
+    // The same schedule asked again and again, in and out of order, across a DST gap and overlap,
+    // answers as a fresh one (which computes every answer) does.
+    ZoneId zone = ZoneId.of("Europe/Berlin");
+    DstPolicy dst = new DstPolicy(Gap.SHIFT_FORWARD, Overlap.BOTH);
+    CronSchedule reused = new CronSchedule("7 */20 * * * *", zone, dst);
+    Random random = new Random(42);
+    List<Instant> days =
+        List.of(Instant.parse("2026-03-28T12:00:00Z"), Instant.parse("2026-10-24T12:00:00Z"));
+    for (int i = 0; i < 2_000; i++) {
+      Instant t = days.get(i % 2).plusSeconds(random.nextInt(86_400));
+      if (i % 3 == 0) {
+        t = reused.nextAfter(t).orElseThrow(); // exactly on a slot: the next one is after it
+      }
+      assertThat(reused.nextAfter(t))
+          .as("next after %s", t)
+          .isEqualTo(new CronSchedule("7 */20 * * * *", zone, dst).nextAfter(t));
+    }
+  }
+
+  @Test
   void secondsFieldAndQuartzStyleQuestionMarkAreAccepted() {
     CronSchedule every10s = new CronSchedule("*/10 * * * * ?", ZoneId.of("UTC"), DstPolicy.DEFAULT);
     assertThat(every10s.nextAfter(Instant.parse("2026-01-01T00:00:00Z")))
