@@ -6,6 +6,7 @@ import io.slotkeeper.scheduler.schedule.job.JobDefinition;
 import io.slotkeeper.scheduler.schedule.job.JobSpecs;
 import io.slotkeeper.scheduler.schedule.job.ScheduleCatalog;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
@@ -39,6 +40,9 @@ public final class ProjectedScheduleCatalog implements ScheduleCatalog, AutoClos
   /** How often the table is polled: a change reaches every instance well within a second. */
   public static final Duration POLL_INTERVAL = Duration.ofMillis(250);
 
+  /** The wait before the first read is tried again. */
+  static final Duration FIRST_READ_RETRY = Duration.ofSeconds(1);
+
   /** A poll slower than this counts as failed. */
   static final Duration QUERY_TIMEOUT = Duration.ofSeconds(2);
 
@@ -68,6 +72,7 @@ public final class ProjectedScheduleCatalog implements ScheduleCatalog, AutoClos
   private boolean polling;
   private int polls;
   private long timer = -1;
+  private volatile boolean closed;
 
   public ProjectedScheduleCatalog(Vertx vertx, Pool pool, SlotkeeperMetrics metrics, Clock clock) {
     this.vertx = vertx;
@@ -93,13 +98,31 @@ public final class ProjectedScheduleCatalog implements ScheduleCatalog, AutoClos
     }
   }
 
-  /** Reads every schedule, then polls; fails when the first read fails (no catalog to start). */
+  /**
+   * Reads every schedule, then polls. The first read is tried again, a second after each failure,
+   * until it works or the catalog is closed: three instances starting together with 10,000
+   * schedules on a busy machine saw it time out once, and the instance exited. The caller's
+   * start-up deadline bounds the tries.
+   */
   public Future<Void> start() {
-    return read(ALL, Tuple.tuple())
+    return firstRead()
         .onSuccess(
             v -> {
               log.info("schedule catalog loaded: {} schedules", schedules.all().size());
               timer = vertx.setPeriodic(POLL_INTERVAL.toMillis(), id -> poll());
+            });
+  }
+
+  private Future<Void> firstRead() {
+    return read(ALL, Tuple.tuple())
+        .recover(
+            e -> {
+              if (closed) {
+                return Future.failedFuture(e);
+              }
+              Promise<Void> again = Promise.promise();
+              vertx.setTimer(FIRST_READ_RETRY.toMillis(), id -> firstRead().onComplete(again));
+              return again.future();
             });
   }
 
@@ -201,6 +224,7 @@ public final class ProjectedScheduleCatalog implements ScheduleCatalog, AutoClos
 
   @Override
   public void close() {
+    closed = true;
     if (timer >= 0) {
       vertx.cancelTimer(timer);
     }
