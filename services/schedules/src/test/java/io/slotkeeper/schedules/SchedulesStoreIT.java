@@ -163,4 +163,42 @@ class SchedulesStoreIT {
     await().atMost(Duration.ofSeconds(5)).until(() -> catalog.health().upToDate());
     catalog.close();
   }
+
+  @Test
+  void aFileOfSeveralChunksIsAppliedWholeAndOnce() throws Exception {
+    int jobs = 2 * JobsFileSync.CHUNK + 100;
+    StringBuilder yaml = new StringBuilder("jobs:\n");
+    for (int i = 0; i < jobs; i++) {
+      yaml.append("  - {name: many-")
+          .append(i)
+          .append(", schedule: {every: PT1M}, handler: noop}\n");
+    }
+    JobsFile file = JobsFile.parse(yaml.toString(), "jobs.yaml");
+    JobsFileSync sync = new JobsFileSync(writeModel.commands(), pool);
+    JobsFileSync.Result first = sync.apply(file).await(60, TimeUnit.SECONDS);
+    assertThat(first.applied()).isEqualTo(jobs);
+    assertThat(first.schedules()).hasSize(jobs);
+    assertThat(events()).isEqualTo(jobs);
+    db.awaitLong(jobs, "SELECT count(*) FROM schedules WHERE name LIKE 'many-%'");
+    JobsFileSync.Result again = sync.apply(file).await(60, TimeUnit.SECONDS);
+    assertThat(again.unchanged()).isEqualTo(jobs);
+    assertThat(events()).isEqualTo(jobs);
+  }
+
+  @Test
+  void aCatalogWhoseFirstReadFailsStartsOnceTheTableAnswers() throws Exception {
+    apply(FILE_A);
+    TestInfra.execute(db.endpoint(), "ALTER TABLE schedules RENAME TO schedules_away");
+    ProjectedScheduleCatalog catalog =
+        new ProjectedScheduleCatalog(vertx, pool, metrics, Clock.systemUTC());
+    var started = catalog.start();
+    // It keeps trying, and says why, instead of failing the start at the first error.
+    await().atMost(Duration.ofSeconds(5)).until(() -> catalog.health().failuresInARow() >= 2);
+    assertThat(started.isComplete()).isFalse();
+    assertThat(catalog.health().lastError()).contains("schedules");
+    TestInfra.execute(db.endpoint(), "ALTER TABLE schedules_away RENAME TO schedules");
+    started.await(5, TimeUnit.SECONDS);
+    assertThat(catalog.all()).extracting(j -> j.name()).containsExactly("a", "b");
+    catalog.close();
+  }
 }

@@ -86,8 +86,9 @@ public final class Timers {
     }
     Partitions partitions = new Partitions(settings.partitions());
     Timers timers = new Timers(catalog, partitions, runner, clock);
-    // By name: the first by name get series of their own; in this order none is moved again.
-    catalog.all().stream().map(JobDefinition::name).sorted().forEach(timers::register);
+    // In the catalog's order, by name: the first by name get series of their own, so none
+    // registered in this order is moved again.
+    catalog.all().forEach(job -> timers.register(job.name()));
     catalog.onChange(
         name ->
             catalog

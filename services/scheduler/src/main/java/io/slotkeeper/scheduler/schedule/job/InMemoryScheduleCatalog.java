@@ -29,7 +29,6 @@ public final class InMemoryScheduleCatalog implements ScheduleCatalog {
   public static InMemoryScheduleCatalog of(JobsFile file) {
     InMemoryScheduleCatalog catalog = new InMemoryScheduleCatalog();
     file.jobs().forEach(job -> catalog.schedules.put(job.name(), job));
-    catalog.version.incrementAndGet();
     return catalog;
   }
 

@@ -12,7 +12,7 @@ import java.util.function.Consumer;
  */
 public interface ScheduleCatalog {
 
-  /** Every schedule that exists now, by name; a deleted one is absent. */
+  /** Every schedule that exists now, sorted by name; a deleted one is absent. */
   List<JobDefinition> all();
 
   /** The schedule, if it exists. */
