@@ -198,7 +198,7 @@ public final class Slotkeeper implements AutoCloseable {
 
     // Namespaced by the database: deployments (or test runs) that share a Redis but not a database
     // never share timer partitions, whose schedules they would not know.
-    RedisLeases leases = new RedisLeases(redis, leasePrefix(infra.postgres().database()));
+    RedisLeases leases = new RedisLeases(redis, RedisLeases.prefixFor(infra.postgres().database()));
     LedgerQueries ledger = new LedgerQueries(pool);
     // The jobs file is a declarative source of schedules: applied before the timers start; the
     // timers and the API then read the schedules through the catalog.
@@ -486,10 +486,5 @@ public final class Slotkeeper implements AutoCloseable {
         log.warn("shutdown step failed: {}", e.toString());
       }
     }
-  }
-
-  /** The Redis key prefix of the leases and the timer roster of the deployment on {@code db}. */
-  public static String leasePrefix(String db) {
-    return "slotkeeper:" + db + ":";
   }
 }

@@ -2,6 +2,7 @@ package io.slotkeeper.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.slotkeeper.leases.RedisLeases;
 import io.slotkeeper.testing.TestInfra;
 import io.slotkeeper.timers.Partitions;
 import io.vertx.core.Vertx;
@@ -50,7 +51,7 @@ class CleanShutdownIT {
               Map.of("SLOTKEEPER_TIMERS_ENABLED", "true", "SLOTKEEPER_JOBS_FILE", jobs.toString()));
       // The lease of the job's partition (the default count), in the deployment's namespace.
       Partitions partitions = new Partitions(64);
-      String prefix = Slotkeeper.leasePrefix(h.db.database());
+      String prefix = RedisLeases.prefixFor(h.db.database());
       String leaseKey = prefix + "lease:{" + partitions.leaseName(partitions.of(job)) + "}";
       String roster = prefix + "roster:{timer-partitions}";
       Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> exists(redis, leaseKey));

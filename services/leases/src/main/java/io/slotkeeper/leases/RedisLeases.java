@@ -69,6 +69,14 @@ public final class RedisLeases {
   }
 
   /**
+   * The key prefix of the leases and the roster of the deployment whose PostgreSQL database is
+   * {@code database}: deployments that share a Redis share nothing else.
+   */
+  public static String prefixFor(String database) {
+    return "slotkeeper:" + database + ":";
+  }
+
+  /**
    * Grants the lease to {@code owner} if nobody else holds it (a holder asking again keeps its
    * token and gets a fresh TTL). Empty when another owner holds it.
    */

@@ -31,7 +31,8 @@ import java.util.function.ToDoubleFunction;
  *       slotkeeper_projection_segments_stuck{processor,reason}}
  *   <li>{@code slotkeeper_lease_held{job}} (this instance holds the job's partition), {@code
  *       slotkeeper_lease_changes_total{job}}, {@code slotkeeper_timer_partitions}, {@code
- *       slotkeeper_timer_partitions_held}, {@code slotkeeper_clock_skew_seconds}
+ *       slotkeeper_timer_partitions_held}, {@code slotkeeper_timer_cursor_loads_waiting}, {@code
+ *       slotkeeper_timer_cursor_load_seconds{outcome}}, {@code slotkeeper_clock_skew_seconds}
  *   <li>{@code slotkeeper_job_stalled{job}}, {@code slotkeeper_timer_errors_total{job,step}}
  *   <li>{@code slotkeeper_metrics_schedules_overflow}
  * </ul>
@@ -410,6 +411,27 @@ public final class SlotkeeperMetrics {
         .description("timer partitions whose lease this instance holds")
         .strongReference(true)
         .register(registry);
+  }
+
+  /**
+   * The timer engine's cursor loads: the schedules waiting for theirs (thousands while the
+   * partitions of an instance that died are taken over, else about 0), and each batch's duration by
+   * outcome ({@code ok}, {@code failed}).
+   */
+  public void timerCursorLoads(Supplier<Integer> waiting) {
+    Gauge.builder("slotkeeper.timer.cursor.loads.waiting", waiting, w -> w.get())
+        .description("schedules whose timer waits for its cursor to be read from the slot ledger")
+        .strongReference(true)
+        .register(registry);
+  }
+
+  /** One batch of cursor loads ended after {@code nanos}. */
+  public void cursorLoad(boolean ok, long nanos) {
+    Timer.builder("slotkeeper.timer.cursor.load")
+        .description("reading a batch of timer cursors from the slot ledger, by outcome")
+        .tag("outcome", ok ? "ok" : "failed")
+        .register(registry)
+        .record(nanos, TimeUnit.NANOSECONDS);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.slotkeeper.timers;
 
+import io.slotkeeper.metrics.SlotkeeperMetrics;
 import io.slotkeeper.scheduler.schedule.SlotClock;
 import io.slotkeeper.slots.LedgerQueries;
 import io.vertx.core.Future;
@@ -27,24 +28,30 @@ final class CursorLoads {
   private final LedgerQueries ledger;
   private final SlotClock clock;
   private final int limit;
+  private final SlotkeeperMetrics metrics;
   private final Deque<ScheduleTimer> waiting = new ArrayDeque<>();
   private final Set<ScheduleTimer> queued = new HashSet<>();
+  private volatile int pending;
   private int running;
   private boolean turnAsked;
 
   /**
    * @param limit batches read at once
+   * @param metrics where each batch's duration is recorded
    */
-  CursorLoads(Vertx vertx, LedgerQueries ledger, SlotClock clock, int limit) {
+  CursorLoads(
+      Vertx vertx, LedgerQueries ledger, SlotClock clock, int limit, SlotkeeperMetrics metrics) {
     this.vertx = vertx;
     this.ledger = ledger;
     this.clock = clock;
     this.limit = limit;
+    this.metrics = metrics;
   }
 
   /** Loads the timer's cursor when a turn is free (unless it is queued or loading already). */
   void submit(ScheduleTimer timer) {
     if (queued.add(timer)) {
+      pending = queued.size();
       waiting.add(timer);
       // On the loop's next turn: the timers of a partition gained now share batches.
       if (!turnAsked) {
@@ -58,9 +65,9 @@ final class CursorLoads {
     }
   }
 
-  /** Loads waiting or running. */
+  /** Loads waiting or running (read by scrapes on other threads). */
   int pending() {
-    return queued.size();
+    return pending;
   }
 
   private void next() {
@@ -75,6 +82,7 @@ final class CursorLoads {
               done -> {
                 running--;
                 batch.forEach(queued::remove);
+                pending = queued.size();
                 next();
               });
     }
@@ -87,11 +95,13 @@ final class CursorLoads {
     if (due.isEmpty()) {
       return Future.succeededFuture();
     }
+    long started = System.nanoTime();
     return pauses(due)
         .compose(
             v ->
                 LedgerCursor.loadAll(
                     vertx, ledger, clock, due.stream().map(ScheduleTimer::cursor).toList()))
+        .onComplete(done -> metrics.cursorLoad(done.succeeded(), System.nanoTime() - started))
         .onSuccess(v -> due.forEach(ScheduleTimer::cursorRead))
         .onFailure(e -> due.forEach(t -> t.cursorFailed(e)))
         .otherwiseEmpty();

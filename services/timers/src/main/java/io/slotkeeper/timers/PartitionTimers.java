@@ -67,7 +67,7 @@ public final class PartitionTimers extends VerticleBase {
   // Read from other threads (health, metrics, the API).
   private final Map<Integer, Partition> owned = new ConcurrentHashMap<>();
   private final Map<Integer, Long> upkeeps = new HashMap<>();
-  private CursorLoads loads;
+  private volatile CursorLoads loads;
   private DueQueue due;
   private Context context;
   private long shareTimer = -1;
@@ -117,7 +117,7 @@ public final class PartitionTimers extends VerticleBase {
   public Future<?> start() {
     context = vertx.getOrCreateContext();
     due = new DueQueue(vertx, System::nanoTime);
-    loads = new CursorLoads(vertx, ledger, clock, CONCURRENT_LOADS);
+    loads = new CursorLoads(vertx, ledger, clock, CONCURRENT_LOADS, runner.metrics());
     catalog.onChange(name -> context.runOnContext(v -> changed(name)));
     vertx.runOnContext(v -> share());
     shareTimer = vertx.setPeriodic(period, id -> share());
@@ -152,6 +152,12 @@ public final class PartitionTimers extends VerticleBase {
   Optional<ScheduleTimer> timer(String schedule) {
     Partition p = owned.get(partitions.of(schedule));
     return p == null ? Optional.empty() : p.timer(schedule);
+  }
+
+  /** Schedules whose cursor load waits or runs (0 before the engine starts). */
+  int cursorLoadsWaiting() {
+    CursorLoads l = loads;
+    return l == null ? 0 : l.pending();
   }
 
   /** Partitions whose lease this instance holds. */

@@ -112,6 +112,7 @@ public final class Timers {
             instanceId,
             settings.leaseTtl());
     runner.metrics().timerPartitions(settings.partitions(), engine::held);
+    runner.metrics().timerCursorLoads(engine::cursorLoadsWaiting);
     return vertx
         .deployVerticle(engine)
         .map(

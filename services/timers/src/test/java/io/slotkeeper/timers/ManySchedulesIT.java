@@ -3,6 +3,7 @@ package io.slotkeeper.timers;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.slotkeeper.platform.config.PostgresEndpoint;
 import io.slotkeeper.scheduler.schedule.SlotClock;
 import io.slotkeeper.scheduler.schedule.job.InMemoryScheduleCatalog;
@@ -90,6 +91,12 @@ class ManySchedulesIT {
             .sum();
     System.out.printf("cursor loads of %d schedules: %d statements%n", SCHEDULES, cursorReads);
     assertThat(cursorReads).isLessThanOrEqualTo(4L * (PARTITIONS + SCHEDULES / CursorLoads.BATCH));
+    // The loads are on the meters an operator watches during a takeover: every batch timed, none
+    // waiting once every schedule has fired.
+    MeterRegistry meters = engine.runner.metrics().registry();
+    assertThat(meters.get("slotkeeper.timer.cursor.load").tag("outcome", "ok").timer().count())
+        .isGreaterThanOrEqualTo(SCHEDULES / CursorLoads.BATCH);
+    assertThat(meters.get("slotkeeper.timer.cursor.loads.waiting").gauge().value()).isZero();
     Instant begin = Instant.now();
     long measuredMillis = 2 * INTERVAL.toMillis();
     Thread.sleep(measuredMillis);

@@ -20,23 +20,32 @@ class CronScheduleTest {
   private static final ZoneId NEW_YORK = ZoneId.of("America/New_York");
 
   @Test
-  void rememberedAnswersAreTheAnswersAFreshScheduleGives() {
-    // The same schedule asked again and again, in and out of order, across a DST gap and overlap,
-    // answers as a fresh one (which computes every answer) does.
-    ZoneId zone = ZoneId.of("Europe/Berlin");
-    DstPolicy dst = new DstPolicy(Gap.SHIFT_FORWARD, Overlap.BOTH);
-    CronSchedule reused = new CronSchedule("7 */20 * * * *", zone, dst);
+  void rememberedAnswersAreTheComputedAnswers() {
+    // Schedules of one definition share their remembered answers; schedules of the same expression
+    // in another zone or under another DST policy must not get them. Asked again and again, in and
+    // out of order, across a DST gap and overlap, each answers what a computation gives.
+    String expression = "7 */20 * * * *";
+    ZoneId berlin = ZoneId.of("Europe/Berlin");
+    DstPolicy both = new DstPolicy(Gap.SHIFT_FORWARD, Overlap.BOTH);
+    List<CronSchedule> schedules =
+        List.of(
+            new CronSchedule(expression, berlin, both),
+            new CronSchedule(expression, berlin, both),
+            new CronSchedule(expression, NEW_YORK, both),
+            new CronSchedule(
+                expression, berlin, new DstPolicy(Gap.SKIP, Overlap.FIRST_OCCURRENCE)));
     Random random = new Random(42);
     List<Instant> days =
         List.of(Instant.parse("2026-03-28T12:00:00Z"), Instant.parse("2026-10-24T12:00:00Z"));
-    for (int i = 0; i < 2_000; i++) {
+    for (int i = 0; i < 4_000; i++) {
+      CronSchedule asked = schedules.get(random.nextInt(schedules.size()));
       Instant t = days.get(i % 2).plusSeconds(random.nextInt(86_400));
       if (i % 3 == 0) {
-        t = reused.nextAfter(t).orElseThrow(); // exactly on a slot: the next one is after it
+        t = asked.nextAfter(t).orElseThrow(); // exactly on a slot: the next one is after it
       }
-      assertThat(reused.nextAfter(t))
-          .as("next after %s", t)
-          .isEqualTo(new CronSchedule("7 */20 * * * *", zone, dst).nextAfter(t));
+      assertThat(asked.nextAfter(t))
+          .as("next after %s of %s", t, asked)
+          .isEqualTo(new CronSchedule(expression, asked.zone(), asked.dst()).computedNextAfter(t));
     }
   }
 

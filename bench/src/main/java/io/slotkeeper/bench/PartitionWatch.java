@@ -1,0 +1,113 @@
+package io.slotkeeper.bench;
+
+import io.slotkeeper.leases.Lease;
+import io.slotkeeper.leases.RedisLeases;
+import io.slotkeeper.platform.config.PostgresEndpoint;
+import io.slotkeeper.timers.Partitions;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.json.JsonObject;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisAPI;
+import io.vertx.redis.client.RedisOptions;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.IntStream;
+
+/**
+ * The partition leases of a fleet, read from Redis with the service's own {@link RedisLeases}:
+ * which partitions an instance holds before it is killed, and when every one of them is held by
+ * another instance. That moment is the takeover of the leases, apart from the catch-up of the slots
+ * that fell due meanwhile.
+ */
+final class PartitionWatch implements AutoCloseable {
+
+  private static final long POLL_MILLIS = 20;
+
+  private final Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
+  private final Redis client;
+  private final RedisLeases leases;
+  private final List<String> names;
+
+  /** Watches the partitions of the deployment on {@code db}, as {@code service} counts them. */
+  PartitionWatch(PostgresEndpoint db, Bench.Service service) {
+    client =
+        Redis.createClient(
+            vertx, new RedisOptions().setConnectionString(Bench.redis().connectionString()));
+    leases = new RedisLeases(RedisAPI.api(client), RedisLeases.prefixFor(db.database()));
+    Partitions partitions = new Partitions(partitionCount(service));
+    names = IntStream.range(0, partitions.count()).mapToObj(partitions::leaseName).toList();
+  }
+
+  /** The partition leases {@code instance} holds now. */
+  List<String> heldBy(String instance) {
+    List<Optional<Lease>> grants = grants();
+    return IntStream.range(0, names.size())
+        .filter(i -> grants.get(i).filter(g -> g.owner().equals(instance)).isPresent())
+        .mapToObj(names::get)
+        .toList();
+  }
+
+  /**
+   * The first moment every lease of {@code watched} is held by an instance other than {@code gone},
+   * polled every {@value #POLL_MILLIS} ms; empty when that did not happen by {@code until}.
+   */
+  Optional<Instant> allTakenOver(List<String> watched, String gone, Instant until) {
+    while (Instant.now().isBefore(until)) {
+      List<Optional<Lease>> grants = grants();
+      Instant read = Instant.now();
+      boolean all =
+          IntStream.range(0, names.size())
+              .filter(i -> watched.contains(names.get(i)))
+              .allMatch(i -> grants.get(i).filter(g -> !g.owner().equals(gone)).isPresent());
+      if (all) {
+        return Optional.of(read);
+      }
+      Bench.sleep(POLL_MILLIS);
+    }
+    return Optional.empty();
+  }
+
+  private List<Optional<Lease>> grants() {
+    return leases
+        .grants(names)
+        .toCompletionStage()
+        .toCompletableFuture()
+        .orTimeout(5, java.util.concurrent.TimeUnit.SECONDS)
+        .join();
+  }
+
+  /** The partition count the service reports in its readiness. */
+  private static int partitionCount(Bench.Service service) {
+    try {
+      HttpResponse<String> r =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(URI.create(service.baseUrl() + "/health/ready"))
+                      .timeout(Duration.ofSeconds(10))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      return new JsonObject(r.body())
+          .getJsonObject("checks")
+          .getJsonObject("partitions")
+          .getInteger("count");
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    client.close();
+    vertx.close();
+  }
+}
