@@ -17,8 +17,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * Where a job's planning resumes, read from the slot ledger: after the newest slot a timer
@@ -35,6 +37,8 @@ final class LedgerCursor {
   // Records per job in a batch's shared scan (bounding its memory); a job that reaches it is
   // scanned again on its own, up to HOLE_SCAN_LIMIT.
   static final int BATCH_SCAN_LIMIT = 2_000;
+  // Records a batch's walk may step over on the event loop (about 20 µs a step at most).
+  static final int INLINE_WALK_RECORDS = 2_000;
   // The reads plus the walk over a day of records (1-3 s for a 1-second cron job).
   static final Duration LOAD_TIMEOUT = Duration.ofSeconds(15);
 
@@ -216,24 +220,30 @@ final class LedgerCursor {
       return Future.succeededFuture(out);
     }
     return recorded(ledger, spans)
-        // Off the event loop: with a day of records of a 1-second cron job, the walk took
-        // 1.2-3.4 s (cron-utils per step), stalling every timer on that loop.
         .compose(
-            recorded ->
-                vertx.executeBlocking(
-                    () -> {
-                      spans.forEach(
-                          (name, span) ->
-                              out.put(
-                                  name,
-                                  resumePoint(
-                                      byName.get(name).job.schedule(),
-                                      recorded.getOrDefault(name, new TreeSet<>()),
-                                      span.from(),
-                                      span.to())));
-                      return out;
-                    },
-                    false));
+            recorded -> {
+              Supplier<Map<String, Resume>> walk =
+                  () -> {
+                    spans.forEach(
+                        (name, span) ->
+                            out.put(
+                                name,
+                                resumePoint(
+                                    byName.get(name).job.schedule(),
+                                    recorded.getOrDefault(name, new TreeSet<>()),
+                                    span.from(),
+                                    span.to())));
+                    return out;
+                  };
+              // A walk takes a cron step per record at most. A long one goes to a worker: with a
+              // day of records of a 1-second cron job it took 1.2-3.4 s, stalling every timer on
+              // the loop. A short one runs here: handed to a worker on a busy machine, a walk of
+              // 200 schedules' few records each took 130-350 ms to come back (takeover batches).
+              int records = recorded.values().stream().mapToInt(Set::size).sum();
+              return records <= INLINE_WALK_RECORDS
+                  ? Future.succeededFuture(walk.get())
+                  : vertx.executeBlocking(walk::get, false);
+            });
   }
 
   /** The records within each span: a shared scan, then a scan of its own for each long one. */
