@@ -11,16 +11,15 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 /**
  * Where a job's planning resumes, read from the slot ledger: after the newest slot a timer
@@ -37,8 +36,11 @@ final class LedgerCursor {
   // Records per job in a batch's shared scan (bounding its memory); a job that reaches it is
   // scanned again on its own, up to HOLE_SCAN_LIMIT.
   static final int BATCH_SCAN_LIMIT = 2_000;
-  // Records a batch's walk may step over on the event loop (about 20 µs a step at most).
-  static final int INLINE_WALK_RECORDS = 2_000;
+  // A schedule's walk runs on the event loop only with this many records at most, and only while
+  // the batch's walks there took less than INLINE_WALK_NANOS (a cron step costs 15-40 µs unless
+  // remembered): the loop is held for a few milliseconds at most.
+  static final int INLINE_WALK_RECORDS = 100;
+  static final long INLINE_WALK_NANOS = 5_000_000;
   // The reads plus the walk over a day of records (1-3 s for a 1-second cron job).
   static final Duration LOAD_TIMEOUT = Duration.ofSeconds(15);
 
@@ -219,31 +221,50 @@ final class LedgerCursor {
     if (spans.isEmpty()) {
       return Future.succeededFuture(out);
     }
-    return recorded(ledger, spans)
-        .compose(
-            recorded -> {
-              Supplier<Map<String, Resume>> walk =
-                  () -> {
-                    spans.forEach(
-                        (name, span) ->
-                            out.put(
-                                name,
-                                resumePoint(
-                                    byName.get(name).job.schedule(),
-                                    recorded.getOrDefault(name, new TreeSet<>()),
-                                    span.from(),
-                                    span.to())));
-                    return out;
-                  };
-              // A walk takes a cron step per record at most. A long one goes to a worker: with a
-              // day of records of a 1-second cron job it took 1.2-3.4 s, stalling every timer on
-              // the loop. A short one runs here: handed to a worker on a busy machine, a walk of
-              // 200 schedules' few records each took 130-350 ms to come back (takeover batches).
-              int records = recorded.values().stream().mapToInt(Set::size).sum();
-              return records <= INLINE_WALK_RECORDS
-                  ? Future.succeededFuture(walk.get())
-                  : vertx.executeBlocking(walk::get, false);
-            });
+    return recorded(ledger, spans).compose(recorded -> walk(vertx, byName, spans, recorded, out));
+  }
+
+  /**
+   * Each span's resume point: a walk takes one cron step per record at most. Short walks run here,
+   * on the event loop, for up to {@link #INLINE_WALK_NANOS}: handed to a worker on a busy machine,
+   * a batch of 200 schedules' few records each took 130-350 ms to come back (takeover batches). The
+   * rest, and every schedule with more than {@link #INLINE_WALK_RECORDS} records, go to a worker:
+   * with a day of records of a 1-second cron job a walk took 1.2-3.4 s, stalling every timer on the
+   * loop.
+   */
+  private static Future<Map<String, Resume>> walk(
+      Vertx vertx,
+      Map<String, LedgerCursor> byName,
+      Map<String, Span> spans,
+      Map<String, NavigableSet<Instant>> recorded,
+      Map<String, Resume> out) {
+    List<String> later = new ArrayList<>();
+    long deadline = System.nanoTime() + INLINE_WALK_NANOS;
+    spans.forEach(
+        (name, span) -> {
+          NavigableSet<Instant> records = recorded.getOrDefault(name, new TreeSet<>());
+          if (records.size() > INLINE_WALK_RECORDS || System.nanoTime() > deadline) {
+            later.add(name);
+          } else {
+            out.put(name, resumePoint(byName.get(name).job.schedule(), records, span));
+          }
+        });
+    if (later.isEmpty()) {
+      return Future.succeededFuture(out);
+    }
+    return vertx.executeBlocking(
+        () -> {
+          for (String name : later) {
+            NavigableSet<Instant> records = recorded.getOrDefault(name, new TreeSet<>());
+            out.put(name, resumePoint(byName.get(name).job.schedule(), records, spans.get(name)));
+          }
+          return out;
+        },
+        false);
+  }
+
+  private static Resume resumePoint(Schedule schedule, NavigableSet<Instant> records, Span span) {
+    return resumePoint(schedule, records, span.from(), span.to());
   }
 
   /** The records within each span: a shared scan, then a scan of its own for each long one. */

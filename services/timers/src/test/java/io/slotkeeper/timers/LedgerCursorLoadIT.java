@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Cursor loads in batches against a real ledger: a schedule with more records than a batch's shared
- * scan is scanned again on its own, and its walk runs on a worker; a batch of few records is walked
- * on the event loop. Both find the oldest hole.
+ * scan is scanned again on its own, and its walk runs on a worker; schedules of few records are
+ * walked on the event loop. Both find the oldest hole.
  */
 class LedgerCursorLoadIT {
 
@@ -96,7 +96,7 @@ class LedgerCursorLoadIT {
     LedgerCursor longOne = new LedgerCursor(everySecond("long"));
     LedgerCursor shortOne = new LedgerCursor(everySecond("short"));
 
-    load(longOne, shortOne); // past the inline bound: walked on a worker
+    load(longOne, shortOne); // the long one walked on a worker, the short one on the event loop
 
     assertThat(longOne.loaded()).isTrue();
     assertThat(longOne.position()).isEqualTo(START.plusSeconds(hole - 1));
@@ -113,7 +113,7 @@ class LedgerCursorLoadIT {
     LedgerCursor a = new LedgerCursor(everySecond("a"));
     LedgerCursor b = new LedgerCursor(everySecond("b"));
 
-    load(a, b); // within the inline bound: walked on the event loop
+    load(a, b); // both walked on the event loop
 
     assertThat(a.position()).isEqualTo(START.plusSeconds(4));
     assertThat(a.alreadyRecorded(START.plusSeconds(6))).isTrue();
