@@ -6,18 +6,13 @@ import io.slotkeeper.platform.config.PostgresEndpoint;
 import io.slotkeeper.timers.Partitions;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
-import io.vertx.core.json.JsonObject;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisAPI;
 import io.vertx.redis.client.RedisOptions;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 /**
@@ -35,19 +30,19 @@ final class PartitionWatch implements AutoCloseable {
   private final RedisLeases leases;
   private final List<String> names;
 
-  /** Watches the partitions of the deployment on {@code db}, as {@code service} counts them. */
-  PartitionWatch(PostgresEndpoint db, Bench.Service service) {
+  /** Watches the {@code count} partitions of the deployment on {@code db}. */
+  PartitionWatch(PostgresEndpoint db, int count) {
     client =
         Redis.createClient(
             vertx, new RedisOptions().setConnectionString(Bench.redis().connectionString()));
     leases = new RedisLeases(RedisAPI.api(client), RedisLeases.prefixFor(db.database()));
-    Partitions partitions = new Partitions(partitionCount(service));
-    names = IntStream.range(0, partitions.count()).mapToObj(partitions::leaseName).toList();
+    Partitions partitions = new Partitions(count);
+    names = IntStream.range(0, count).mapToObj(partitions::leaseName).toList();
   }
 
   /** The partition leases {@code instance} holds now. */
   List<String> heldBy(String instance) {
-    List<Optional<Lease>> grants = grants();
+    List<Optional<Lease>> grants = grants(names);
     return IntStream.range(0, names.size())
         .filter(i -> grants.get(i).filter(g -> g.owner().equals(instance)).isPresent())
         .mapToObj(names::get)
@@ -60,13 +55,9 @@ final class PartitionWatch implements AutoCloseable {
    */
   Optional<Instant> allTakenOver(List<String> watched, String gone, Instant until) {
     while (Instant.now().isBefore(until)) {
-      List<Optional<Lease>> grants = grants();
+      List<Optional<Lease>> grants = grants(watched);
       Instant read = Instant.now();
-      boolean all =
-          IntStream.range(0, names.size())
-              .filter(i -> watched.contains(names.get(i)))
-              .allMatch(i -> grants.get(i).filter(g -> !g.owner().equals(gone)).isPresent());
-      if (all) {
+      if (grants.stream().allMatch(g -> g.filter(l -> !l.owner().equals(gone)).isPresent())) {
         return Optional.of(read);
       }
       Bench.sleep(POLL_MILLIS);
@@ -74,35 +65,13 @@ final class PartitionWatch implements AutoCloseable {
     return Optional.empty();
   }
 
-  private List<Optional<Lease>> grants() {
+  private List<Optional<Lease>> grants(List<String> leaseNames) {
     return leases
-        .grants(names)
+        .grants(leaseNames)
         .toCompletionStage()
         .toCompletableFuture()
-        .orTimeout(5, java.util.concurrent.TimeUnit.SECONDS)
+        .orTimeout(5, TimeUnit.SECONDS)
         .join();
-  }
-
-  /** The partition count the service reports in its readiness. */
-  private static int partitionCount(Bench.Service service) {
-    try {
-      HttpResponse<String> r =
-          HttpClient.newHttpClient()
-              .send(
-                  HttpRequest.newBuilder(URI.create(service.baseUrl() + "/health/ready"))
-                      .timeout(Duration.ofSeconds(10))
-                      .build(),
-                  HttpResponse.BodyHandlers.ofString());
-      return new JsonObject(r.body())
-          .getJsonObject("checks")
-          .getJsonObject("partitions")
-          .getInteger("count");
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
   }
 
   @Override

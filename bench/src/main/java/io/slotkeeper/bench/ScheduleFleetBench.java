@@ -36,6 +36,9 @@ final class ScheduleFleetBench {
   static final Map<String, String> FLEET_POOLS =
       Map.of("SLOTKEEPER_JDBC_POOL_SIZE", "6", "SLOTKEEPER_PG_CLIENT_POOL_SIZE", "4");
 
+  // The service's default, set so that the bench knows the partition leases to watch.
+  static final int PARTITIONS = 64;
+
   private final Bench bench;
   private final Figures figures;
   private final BenchSettings.ScheduleSettings s;
@@ -325,7 +328,7 @@ final class ScheduleFleetBench {
     if (!ready(fleet, "fleet.start")) {
       return;
     }
-    try (PartitionWatch watch = new PartitionWatch(db, fleet.get(0))) {
+    try (PartitionWatch watch = new PartitionWatch(db, PARTITIONS)) {
       Window w = Window.startingAfter(Instant.now().plusSeconds(5), s.fleetMinutes());
       Instant killAt = w.from().plus(Duration.between(w.from(), w.to()).dividedBy(2));
       Bench.log("  window %s – %s, kill at %s", w.from(), w.to(), killAt);
@@ -338,11 +341,13 @@ final class ScheduleFleetBench {
       Bench.log(
           "  killed %s (%s) at %s, holding %d partitions",
           victim.label(), victim.instanceId(), killed, victimLeases.size());
-      Optional<Instant> leasesTaken =
-          watch.allTakenOver(
-              victimLeases, victim.instanceId(), killed.plusSeconds(3L * s.leaseTtlSeconds()));
+      Optional<Double> leasesTaken =
+          watch
+              .allTakenOver(
+                  victimLeases, victim.instanceId(), killed.plusSeconds(3L * s.leaseTtlSeconds()))
+              .map(at -> Duration.between(killed, at).toMillis() / 1000.0);
       leasesTaken.ifPresentOrElse(
-          at -> figures.add("fleet.leases", Duration.between(killed, at).toMillis() / 1000.0),
+          seconds -> figures.add("fleet.leases", seconds),
           () ->
               figures.note(
                   "takeover of the leases: the killed instance's partitions were not all held by"
@@ -383,10 +388,7 @@ final class ScheduleFleetBench {
       } else {
         figures.add("fleet.takeover", takeover);
         leasesTaken.ifPresent(
-            at ->
-                figures.add(
-                    "fleet.catchup",
-                    Math.max(0, takeover - Duration.between(killed, at).toMillis() / 1000.0)));
+            seconds -> figures.add("fleet.catchup", Math.max(0, takeover - seconds)));
       }
       Bench.log(
           "  three instances: fired %d + missed %d (skipped %d) of %d; completed twice %d;"
@@ -455,10 +457,14 @@ final class ScheduleFleetBench {
         .orElse(fleet.get(0));
   }
 
-  /** {@code more} and the partition lease TTL the takeover target is measured against. */
+  /**
+   * {@code more}, the partition lease TTL the takeover target is measured against, and the
+   * partition count.
+   */
   private Map<String, String> timerSettings(Map<String, String> more) {
     Map<String, String> env = new HashMap<>(more);
     env.put("SLOTKEEPER_TIMER_LEASE_TTL", "PT" + s.leaseTtlSeconds() + "S");
+    env.put("SLOTKEEPER_TIMER_PARTITIONS", String.valueOf(PARTITIONS));
     return env;
   }
 

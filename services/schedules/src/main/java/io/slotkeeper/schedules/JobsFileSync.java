@@ -4,6 +4,7 @@ import io.slotkeeper.commands.CommandOutcome;
 import io.slotkeeper.commands.CommandService;
 import io.slotkeeper.events.DeterministicIds;
 import io.slotkeeper.events.Digests;
+import io.slotkeeper.events.schedules.ScheduleCommand;
 import io.slotkeeper.events.schedules.ScheduleCommand.DeclareSchedule;
 import io.slotkeeper.events.schedules.ScheduleCommand.ReleaseSchedule;
 import io.slotkeeper.events.schedules.ScheduleDefinition;
@@ -82,7 +83,7 @@ public final class JobsFileSync {
         .compose(
             rows -> {
               rows.forEach(r -> paused.add(r.getString("job")));
-              List<Object> declarations = new ArrayList<>();
+              List<ScheduleCommand> declarations = new ArrayList<>();
               for (JobDefinition job : file.jobs()) {
                 ScheduleDefinition definition = JobSpecs.definitionOf(job);
                 ours.remove(job.name());
@@ -96,7 +97,7 @@ public final class JobsFileSync {
                         principal,
                         "declared in " + file.source()));
               }
-              List<Object> releases = new ArrayList<>();
+              List<ScheduleCommand> releases = new ArrayList<>();
               for (String name : ours) {
                 log.warn(
                     "schedule {} is no longer in {}: kept as it is, now managed through the API",
@@ -152,11 +153,12 @@ public final class JobsFileSync {
    * instances starting together on 2 cores) and the schedule catalog's first read, queued behind
    * them, missed its start-up deadline.
    */
-  private Future<List<Future<CommandOutcome<ScheduleSnapshot>>>> sendAll(List<Object> commands) {
+  private Future<List<Future<CommandOutcome<ScheduleSnapshot>>>> sendAll(
+      List<ScheduleCommand> commands) {
     List<Future<CommandOutcome<ScheduleSnapshot>>> sent = new ArrayList<>();
     Future<Void> chain = Future.succeededFuture();
     for (int from = 0; from < commands.size(); from += CHUNK) {
-      List<Object> chunk = commands.subList(from, Math.min(commands.size(), from + CHUNK));
+      List<ScheduleCommand> chunk = commands.subList(from, Math.min(commands.size(), from + CHUNK));
       chain =
           chain.compose(
               v -> {
@@ -169,9 +171,8 @@ public final class JobsFileSync {
     return chain.map(v -> sent);
   }
 
-  private Future<CommandOutcome<ScheduleSnapshot>> send(Object command) {
-    return Future.fromCompletionStage(
-        commands.<ScheduleSnapshot>send((io.slotkeeper.events.Command) command));
+  private Future<CommandOutcome<ScheduleSnapshot>> send(ScheduleCommand command) {
+    return Future.fromCompletionStage(commands.<ScheduleSnapshot>send(command));
   }
 
   /** How many of the answers changed a schedule (not a no-op, not another's duplicate). */

@@ -12,6 +12,7 @@ import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,6 +21,8 @@ import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Where a job's planning resumes, read from the slot ledger: after the newest slot a timer
@@ -238,33 +241,35 @@ final class LedgerCursor {
       Map<String, Span> spans,
       Map<String, NavigableSet<Instant>> recorded,
       Map<String, Resume> out) {
+    Function<String, NavigableSet<Instant>> records =
+        name -> recorded.getOrDefault(name, Collections.emptyNavigableSet());
+    Consumer<String> walkOne =
+        name ->
+            out.put(
+                name,
+                resumePoint(
+                    byName.get(name).job.schedule(),
+                    records.apply(name),
+                    spans.get(name).from(),
+                    spans.get(name).to()));
     List<String> later = new ArrayList<>();
     long deadline = System.nanoTime() + INLINE_WALK_NANOS;
-    spans.forEach(
-        (name, span) -> {
-          NavigableSet<Instant> records = recorded.getOrDefault(name, new TreeSet<>());
-          if (records.size() > INLINE_WALK_RECORDS || System.nanoTime() > deadline) {
-            later.add(name);
-          } else {
-            out.put(name, resumePoint(byName.get(name).job.schedule(), records, span));
-          }
-        });
+    for (String name : spans.keySet()) {
+      if (records.apply(name).size() > INLINE_WALK_RECORDS || System.nanoTime() > deadline) {
+        later.add(name);
+      } else {
+        walkOne.accept(name);
+      }
+    }
     if (later.isEmpty()) {
       return Future.succeededFuture(out);
     }
     return vertx.executeBlocking(
         () -> {
-          for (String name : later) {
-            NavigableSet<Instant> records = recorded.getOrDefault(name, new TreeSet<>());
-            out.put(name, resumePoint(byName.get(name).job.schedule(), records, spans.get(name)));
-          }
+          later.forEach(walkOne);
           return out;
         },
         false);
-  }
-
-  private static Resume resumePoint(Schedule schedule, NavigableSet<Instant> records, Span span) {
-    return resumePoint(schedule, records, span.from(), span.to());
   }
 
   /** The records within each span: a shared scan, then a scan of its own for each long one. */

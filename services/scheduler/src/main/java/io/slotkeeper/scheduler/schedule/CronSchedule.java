@@ -1,6 +1,5 @@
 package io.slotkeeper.scheduler.schedule;
 
-import com.cronutils.model.Cron;
 import com.cronutils.model.CronType;
 import com.cronutils.model.definition.CronDefinitionBuilder;
 import com.cronutils.model.time.ExecutionTime;
@@ -36,34 +35,34 @@ public final class CronSchedule implements Schedule {
   private static final CronParser PARSER =
       new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.SPRING53));
 
-  // Valid expressions by their text, parsed once: parsing and validating cost a third of a
-  // millisecond, and schedules share few expressions (10,000 at start-up, and an edit is read by
-  // the API, the projection and the catalog). cron-utils' ExecutionTime holds no state of a call.
-  private static final Map<String, ExecutionTime> PARSED = new ConcurrentHashMap<>();
-  private static final int PARSED_KEPT = 10_000;
-
-  private final String expression;
-  private final ZoneId zone;
-  private final DstPolicy dst;
-  private final ExecutionTime execution;
-  private final Answers answers;
-
   /**
-   * The last answers of nextAfter for one definition (expression, zone, DST policy), shared by
-   * every schedule of that definition: a cron-utils step builds its day candidates afresh (a sixth
-   * of the CPU at 10,000 one-minute schedules); a schedule's timer, health and expected-slot
-   * counter ask about the same interval again and again; and schedules of one definition (a job per
-   * tenant) ask about the same intervals, down to the cursor walks of a partition taken over (300
-   * ms a batch of 200 schedules, each walk computed on its own).
+   * Every valid definition (expression, zone, DST policy), parsed once, with the last answers of
+   * nextAfter, shared by every schedule of that definition. Parsing and validating cost a third of
+   * a millisecond, and schedules share few definitions (10,000 at start-up, and an edit is read by
+   * the API, the projection and the catalog). A cron-utils step builds its day candidates afresh (a
+   * sixth of the CPU at 10,000 one-minute schedules); a schedule's timer, health and expected-slot
+   * counter ask about the same interval again and again, and schedules of one definition (a job per
+   * tenant) about the same intervals, down to the cursor walks of a partition taken over.
    */
-  private static final Map<Definition, Answers> ANSWERS = new ConcurrentHashMap<>();
+  private static final Map<Definition, Compiled> COMPILED = new ConcurrentHashMap<>();
+
+  private static final int COMPILED_KEPT = 10_000;
+
+  // The current slot's interval and a few back: a walk over the last minutes of a one-minute cron.
+  private static final int ANSWERS_KEPT = 16;
 
   private record Definition(String expression, ZoneId zone, DstPolicy dst) {}
 
-  private static final class Answers {
+  private static final class Compiled {
+    // cron-utils' ExecutionTime holds no state of a call.
+    private final ExecutionTime execution;
     // Each true for every instant in [from, next); newest first. Copy on write: two threads racing
     // lose an answer, never keep a wrong one.
-    private volatile Interval[] known = new Interval[0];
+    private volatile Interval[] answers = new Interval[0];
+
+    private Compiled(ExecutionTime execution) {
+      this.execution = execution;
+    }
   }
 
   private record Interval(Instant from, Instant next) {
@@ -72,8 +71,10 @@ public final class CronSchedule implements Schedule {
     }
   }
 
-  // The current slot's interval and a few back: a walk over the last minutes of a one-minute cron.
-  private static final int ANSWERS_KEPT = 16;
+  private final String expression;
+  private final ZoneId zone;
+  private final DstPolicy dst;
+  private final Compiled compiled;
 
   /**
    * Parses and validates {@code expression}.
@@ -84,27 +85,21 @@ public final class CronSchedule implements Schedule {
     this.expression = Objects.requireNonNull(expression, "expression").trim();
     this.zone = Objects.requireNonNull(zone, "zone");
     this.dst = Objects.requireNonNull(dst, "dst");
-    ExecutionTime parsed = PARSED.get(this.expression);
-    if (parsed == null) {
-      Cron cron;
-      try {
-        cron = PARSER.parse(this.expression).validate();
-      } catch (RuntimeException e) {
-        throw new IllegalArgumentException(
-            "invalid cron expression '" + expression + "': " + e.getMessage(), e);
-      }
-      parsed = ExecutionTime.forCron(cron);
-      if (PARSED.size() >= PARSED_KEPT) {
-        PARSED.clear(); // bounded: many distinct expressions just parse again
-      }
-      PARSED.put(this.expression, parsed);
+    if (COMPILED.size() >= COMPILED_KEPT) {
+      COMPILED.clear(); // bounded: many distinct definitions just parse again
     }
-    this.execution = parsed;
-    if (ANSWERS.size() >= PARSED_KEPT) {
-      ANSWERS.clear(); // bounded like PARSED; schedules made before keep their own answers
+    this.compiled =
+        COMPILED.computeIfAbsent(
+            new Definition(this.expression, zone, dst), d -> new Compiled(parse(d.expression())));
+  }
+
+  private static ExecutionTime parse(String expression) {
+    try {
+      return ExecutionTime.forCron(PARSER.parse(expression).validate());
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException(
+          "invalid cron expression '" + expression + "': " + e.getMessage(), e);
     }
-    this.answers =
-        ANSWERS.computeIfAbsent(new Definition(this.expression, zone, dst), d -> new Answers());
   }
 
   /** The expression as given (trimmed). */
@@ -124,20 +119,33 @@ public final class CronSchedule implements Schedule {
 
   @Override
   public Optional<Instant> nextAfter(Instant t) {
-    Interval[] known = answers.known;
-    for (Interval i : known) {
-      if (i.covers(t)) {
-        return Optional.of(i.next());
-      }
+    Interval[] known = compiled.answers;
+    Optional<Instant> remembered = answerIn(known, t);
+    if (remembered.isPresent()) {
+      return remembered;
     }
     Optional<Instant> next = computedNextAfter(t);
     if (next.isPresent()) {
       Interval[] kept = new Interval[Math.min(ANSWERS_KEPT, known.length + 1)];
       kept[0] = new Interval(t, next.get());
       System.arraycopy(known, 0, kept, 1, kept.length - 1);
-      answers.known = kept;
+      compiled.answers = kept;
     }
     return next;
+  }
+
+  /** Whether an answer for {@code t} is remembered (by any schedule of this definition). */
+  boolean remembers(Instant t) {
+    return answerIn(compiled.answers, t).isPresent();
+  }
+
+  private static Optional<Instant> answerIn(Interval[] known, Instant t) {
+    for (Interval i : known) {
+      if (i.covers(t)) {
+        return Optional.of(i.next());
+      }
+    }
+    return Optional.empty();
   }
 
   /** The next slot after {@code t}, computed without the remembered answers. */
@@ -164,7 +172,9 @@ public final class CronSchedule implements Schedule {
     Instant best = null;
     while (true) {
       Optional<LocalDateTime> match =
-          (forward ? execution.nextExecution(utc(local)) : execution.lastExecution(utc(local)))
+          (forward
+                  ? compiled.execution.nextExecution(utc(local))
+                  : compiled.execution.lastExecution(utc(local)))
               .map(ZonedDateTime::toLocalDateTime);
       if (match.isEmpty()) {
         return Optional.ofNullable(best);

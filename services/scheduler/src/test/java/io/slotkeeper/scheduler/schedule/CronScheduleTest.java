@@ -50,6 +50,24 @@ class CronScheduleTest {
   }
 
   @Test
+  void schedulesOfOneDefinitionShareTheirAnswersAndNoOtherDoes() {
+    String expression = "13 */7 * * * *";
+    DstPolicy both = new DstPolicy(Gap.SHIFT_FORWARD, Overlap.BOTH);
+    CronSchedule asked = new CronSchedule(expression, NEW_YORK, both);
+    CronSchedule same = new CronSchedule(expression, NEW_YORK, both);
+    CronSchedule otherZone = new CronSchedule(expression, ZoneId.of("Europe/Berlin"), both);
+    CronSchedule otherPolicy = new CronSchedule(expression, NEW_YORK, DstPolicy.DEFAULT);
+    Instant t = Instant.parse("2026-06-01T10:00:00Z");
+    assertThat(same.remembers(t)).isFalse();
+
+    asked.nextAfter(t);
+
+    assertThat(same.remembers(t)).isTrue();
+    assertThat(otherZone.remembers(t)).isFalse();
+    assertThat(otherPolicy.remembers(t)).isFalse();
+  }
+
+  @Test
   void secondsFieldAndQuartzStyleQuestionMarkAreAccepted() {
     CronSchedule every10s = new CronSchedule("*/10 * * * * ?", ZoneId.of("UTC"), DstPolicy.DEFAULT);
     assertThat(every10s.nextAfter(Instant.parse("2026-01-01T00:00:00Z")))
